@@ -1,0 +1,84 @@
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * A build writes into a sibling staging folder and swaps it in only at the end, so a failed
+ * or killed build leaves the previous output as it was. The swap is two renames; a build
+ * killed between them leaves the old tree under `.{name}.old-*`, which the next build restores.
+ */
+export class Staging {
+  private readonly made = new Set<string>();
+  bytes = 0;
+  files = 0;
+
+  private constructor(
+    readonly outDir: string,
+    readonly dir: string,
+  ) {}
+
+  static async open(outDir: string): Promise<Staging> {
+    const out = path.resolve(outDir);
+    await recover(out);
+    const dir = siblingName(out, `staging-${process.pid}-${Date.now()}`);
+    await mkdir(dir, { recursive: true });
+    return new Staging(out, dir);
+  }
+
+  async write(rel: string, data: string | Uint8Array): Promise<void> {
+    const target = path.join(this.dir, rel);
+    const parent = path.dirname(target);
+    if (!this.made.has(parent)) {
+      await mkdir(parent, { recursive: true });
+      this.made.add(parent);
+    }
+    await writeFile(target, data);
+    this.files++;
+    this.bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+  }
+
+  async commit(): Promise<void> {
+    const old = siblingName(this.outDir, `old-${process.pid}-${Date.now()}`);
+    const existing = await stat(this.outDir).catch(() => null);
+    if (existing && !existing.isDirectory()) {
+      throw new Error(`${this.outDir} exists and is not a folder`);
+    }
+    if (existing) await rename(this.outDir, old);
+    await rename(this.dir, this.outDir);
+    if (existing) await rm(old, { recursive: true, force: true });
+  }
+
+  async abort(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+function siblingName(out: string, suffix: string): string {
+  return path.join(path.dirname(out), `.${path.basename(out)}.${suffix}`);
+}
+
+/** Puts back an output folder left aside by a killed swap, and clears dead staging folders. */
+async function recover(out: string): Promise<void> {
+  const parent = path.dirname(out);
+  const prefix = `.${path.basename(out)}.`;
+  const names = await readdir(parent).catch(() => [] as string[]);
+  const mine = names.filter((n) => n.startsWith(prefix));
+  const hasOut = names.includes(path.basename(out));
+  const olds = mine.filter((n) => n.startsWith(`${prefix}old-`)).sort();
+  const newestOld = olds.at(-1);
+  if (!hasOut && newestOld) await rename(path.join(parent, newestOld), out);
+  for (const n of mine) {
+    if (n === newestOld && !hasOut) continue;
+    const pid = Number(n.slice(prefix.length).split('-')[1]);
+    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
+    await rm(path.join(parent, n), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

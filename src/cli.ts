@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { build } from './build/build.js';
+import { packageRoot } from './build/root.js';
+import { buildPages } from './routes.js';
+import { startServer } from './serve/server.js';
+import { DataError } from './site/errors.js';
+import { loadSite } from './site/load.js';
+import { PROVINCES } from './site/provinces.js';
+
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** True when stderr is a terminal: progress lines are drawn only there. */
+  tty: boolean;
+}
+
+const defaultIo: CliIo = {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+  tty: Boolean(process.stderr.isTTY),
+};
+
+/** Extra inputs for tests and embedding: the build options that are not CLI flags. */
+export type CliExtras = Pick<Parameters<typeof build>[0], 'routes' | 'templates'>;
+
+/**
+ * Runs the CLI and resolves with the exit code: 0 success, 1 invalid data or failed build,
+ * 2 usage error. `serve` resolves only when its server closes.
+ */
+export async function main(
+  argv: string[],
+  io: CliIo = defaultIo,
+  extras: CliExtras = {},
+): Promise<number> {
+  const root = packageRoot();
+  const version = (
+    JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }
+  ).version;
+  const bundledData = path.join(root, 'data');
+  const fmt = new Intl.NumberFormat('en-CA');
+  let verbose = false;
+
+  const program = new Command('claimsite')
+    .description('Builds the public-adjuster lead-generation website from its data set.')
+    .version(version, '-v, --version')
+    .option('--verbose', 'print stack traces for errors')
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .showHelpAfterError('(run claimsite --help for usage)')
+    .hook('preAction', (cmd) => {
+      verbose = Boolean(cmd.opts().verbose);
+    });
+
+  program
+    .command('generate')
+    .description('build the whole site into the output folder')
+    .option('--data <dir>', 'data folder', bundledData)
+    .option('--out <dir>', 'output folder', 'dist')
+    .addOption(
+      new Option('--base-url <url>', 'site URL for canonical links and sitemap.xml').env(
+        'SITE_URL',
+      ),
+    )
+    .option('--quiet', 'print nothing on success')
+    .action(async (opts: { data: string; out: string; baseUrl?: string; quiet?: boolean }) => {
+      let lastDraw = 0;
+      const result = await build({
+        dataDir: opts.data,
+        outDir: opts.out,
+        baseUrl: opts.baseUrl,
+        ...extras,
+        onProgress:
+          io.tty && !opts.quiet
+            ? (done, total) => {
+                const now = Date.now();
+                if (now - lastDraw < 100 && done < total) return;
+                lastDraw = now;
+                io.err(`\rRendering pages: ${fmt.format(done)}/${fmt.format(total)}`);
+                if (done === total) io.err('\r\x1b[K');
+              }
+            : undefined,
+      });
+      if (!opts.quiet) {
+        io.out(
+          `Built ${fmt.format(result.pages)} pages: ${fmt.format(result.files)} files, ${formatBytes(result.bytes)} in ${(result.ms / 1000).toFixed(2)} s -> ${displayPath(result.outDir)}\n`,
+        );
+      }
+    });
+
+  program
+    .command('validate')
+    .description('check the data set and report what it holds, writing nothing')
+    .option('--data <dir>', 'data folder', bundledData)
+    .action(async (opts: { data: string }) => {
+      const site = await loadSite(opts.data);
+      const pages = buildPages(site);
+      const areas = site.cities.reduce((n, c) => n + c.areas.length, 0);
+      const lines = PROVINCES.map((p) => {
+        const n = site.cities.filter((c) => c.provinceCode === p.code).length;
+        return `  ${p.name.padEnd(28)} ${String(n).padStart(4)}`;
+      });
+      io.out(
+        [
+          `Data OK: ${displayPath(opts.data)}`,
+          'Cities per province and territory:',
+          ...lines,
+          `  ${'Total'.padEnd(28)} ${String(site.cities.length).padStart(4)}`,
+          `Areas: ${fmt.format(areas)} in cities, ${site.national.areas.length} provinces and territories under ${site.national.slug}`,
+          `Pages: ${fmt.format(pages.length)}`,
+          '',
+        ].join('\n'),
+      );
+    });
+
+  program
+    .command('serve')
+    .description('preview a built site the way a static host serves it')
+    .option('--dir <dir>', 'folder to serve', 'dist')
+    .option('--port <port>', 'port to listen on', parsePort, 4321)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .action(async (opts: { dir: string; port: number; host: string }) => {
+      const { server, url } = await startServer(opts);
+      io.out(`Serving ${opts.dir} at ${url}\n`);
+      await new Promise<void>((resolve) => {
+        server.on('close', resolve);
+        const stop = () => server.close();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return err.code === 'commander.helpDisplayed' ||
+        err.code === 'commander.version' ||
+        err.code === 'commander.help'
+        ? 0
+        : 2;
+    }
+    if (err instanceof DataError) {
+      io.err(`${err.message}\n`);
+      return 1;
+    }
+    const e = err as Error;
+    io.err(`claimsite: ${e.message ?? String(err)}\n`);
+    if (verbose && e.stack) io.err(`${e.stack}\n`);
+    return 1;
+  }
+}
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535)
+    throw new InvalidArgumentError('must be a port number from 0 to 65535');
+  return n;
+}
+
+/** Relative to the working folder when inside it, absolute otherwise. */
+function displayPath(p: string): string {
+  const rel = path.relative(process.cwd(), path.resolve(p));
+  return rel === '' ? '.' : rel.startsWith('..') ? path.resolve(p) : rel;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}

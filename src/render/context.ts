@@ -1,0 +1,16 @@
+import type { Page } from '../routes.js';
+import type { Site } from '../site/model.js';
+
+/** Everything a template may read. Templates are pure functions of this. */
+export interface PageContext {
+  site: Site;
+  page: Page;
+  /** Every page of the build, for pages that list others (the HTML sitemap). */
+  pages: readonly Page[];
+  assets: { css: string; js: string };
+}
+
+/** The city that About, Services and the footer links are scoped to (SPEC §2 shared layout). */
+export function scopeSlug(ctx: PageContext): string {
+  return ctx.page.city?.slug ?? ctx.site.national.slug;
+}

@@ -1,0 +1,284 @@
+import type { Area, City, Site } from './site/model.js';
+import { allCities } from './site/model.js';
+import { CLAIM_TYPES, type ClaimType, QUESTIONNAIRE_PAGES } from './site/segments.js';
+
+export type ChangeFreq = 'daily' | 'weekly' | 'monthly';
+
+export type RouteId =
+  | 'home'
+  | 'about'
+  | 'services'
+  | 'faq'
+  | 'contact'
+  | 'privacy'
+  | 'terms'
+  | 'sitemap'
+  | 'confirmation'
+  | 'not-found'
+  | 'city-home'
+  | 'city-about'
+  | 'city-services'
+  | 'questionnaire'
+  | 'claim-type'
+  | 'area';
+
+export type QuestionnaireKind = (typeof QUESTIONNAIRE_PAGES)[number];
+
+/** What a route's enumerator says about one page; the table adds the rest. */
+export interface PageInput {
+  path: string;
+  title: string;
+  description: string;
+  city?: City;
+  area?: Area;
+  claimType?: ClaimType;
+  questionnaire?: QuestionnaireKind;
+}
+
+export interface Page extends PageInput {
+  route: RouteId;
+  /** Output file relative to the output folder. */
+  file: string;
+  indexable: boolean;
+  sitemap: { priority: number; changefreq: ChangeFreq } | null;
+}
+
+export interface Route {
+  id: RouteId;
+  /** null: not in sitemap.xml and marked noindex. */
+  sitemap: { priority: number; changefreq: ChangeFreq } | null;
+  /** Written to this file instead of {path}/index.html. */
+  file?: string;
+  pages(site: Site): PageInput[];
+}
+
+const where = (c: City) => (c.national ? 'Canada' : `${c.name}, ${c.province}`);
+
+const QUESTIONNAIRE_TITLES: Record<QuestionnaireKind, (c: City) => string> = {
+  'public-adjusters': (c) => `Public Adjusters in ${c.name}`,
+  'top-adjusters': (c) => `Top-Rated Public Adjusters in ${c.name}`,
+  'claims-offices': (c) => `Claims Offices in ${c.name}`,
+  'free-consultation': (c) => `Free Insurance Claim Assessment in ${c.name}`,
+};
+
+export const CLAIM_TYPE_NAMES: Record<ClaimType, string> = {
+  residential: 'Residential Insurance Claims',
+  commercial: 'Commercial Insurance Claims',
+  fire: 'Fire Damage Claims',
+  flood: 'Flood Damage Claims',
+  storm: 'Storm Damage Claims',
+  other: 'Other Damage Claims',
+};
+
+const site1 = (path: string, title: string, description: string) => () => [
+  { path, title, description },
+];
+
+const perCity = (fn: (c: City) => PageInput | PageInput[]) => (site: Site) =>
+  allCities(site).flatMap(fn);
+
+/**
+ * The route table (SPEC §2). Every page of the site comes from here: the writer, sitemap.xml,
+ * the HTML sitemap and the link checks all read the page list it produces.
+ */
+export const ROUTES: Route[] = [
+  {
+    id: 'home',
+    sitemap: { priority: 1.0, changefreq: 'daily' },
+    pages: (site) => [
+      {
+        path: '/',
+        title: `${site.settings.siteName}: Licensed Public Adjusters Across Canada`,
+        description:
+          'Fire, water, storm or theft damage? Get a free property damage assessment from licensed Canadian public adjusters. No upfront fees.',
+      },
+    ],
+  },
+  {
+    id: 'about',
+    sitemap: { priority: 0.9, changefreq: 'monthly' },
+    pages: site1(
+      '/about',
+      'About Our Public Adjusters',
+      'Who we are: licensed public adjusters who represent Canadian policyholders, not insurers, on fire, water, storm and theft claims.',
+    ),
+  },
+  {
+    id: 'services',
+    sitemap: { priority: 0.9, changefreq: 'monthly' },
+    pages: site1(
+      '/services',
+      'Insurance Claim Services',
+      'Residential, commercial, fire, flood, wind and storm, and other damage claims handled by licensed public adjusters across Canada.',
+    ),
+  },
+  {
+    id: 'faq',
+    sitemap: { priority: 0.9, changefreq: 'weekly' },
+    pages: site1(
+      '/faq',
+      'Public Adjuster FAQ',
+      'Answers about public adjusters in Canada: what they do, the 5-15% fee paid only on success, how long claims take and what to prepare.',
+    ),
+  },
+  {
+    id: 'contact',
+    sitemap: { priority: 0.9, changefreq: 'monthly' },
+    pages: site1(
+      '/contact',
+      'Contact Us',
+      'Call 1-888-339-9809 any time, day or night, or send us a message. A team member responds within 24 hours.',
+    ),
+  },
+  {
+    id: 'privacy',
+    sitemap: { priority: 0.9, changefreq: 'monthly' },
+    pages: site1(
+      '/privacy',
+      'Privacy Policy',
+      'How we collect, use, share and protect the personal information you give us when you ask for help with an insurance claim.',
+    ),
+  },
+  {
+    id: 'terms',
+    sitemap: { priority: 0.9, changefreq: 'monthly' },
+    pages: site1(
+      '/terms',
+      'Terms of Service',
+      'The terms for using this website and our public adjusting services: fees only on a successful settlement, liability and disputes.',
+    ),
+  },
+  {
+    id: 'sitemap',
+    sitemap: null,
+    pages: site1(
+      '/sitemap',
+      'Sitemap',
+      'Every city and page of the site, grouped by province and territory, with links to find public adjusters near you.',
+    ),
+  },
+  {
+    id: 'confirmation',
+    sitemap: null,
+    pages: site1(
+      '/confirmation',
+      'Thank You',
+      'Thank you for your claim request. A team member will contact you within 24 hours.',
+    ),
+  },
+  {
+    id: 'not-found',
+    sitemap: null,
+    file: '404.html',
+    pages: site1('/404', 'Page Not Found', 'The page you asked for does not exist.'),
+  },
+  {
+    id: 'city-home',
+    sitemap: { priority: 0.8, changefreq: 'weekly' },
+    pages: perCity((c) => ({
+      path: `/${c.slug}`,
+      title: `${c.name} Public Adjusters: Insurance Claim Help`,
+      description: `Property damage in ${where(c)}? Licensed public adjusters assess your loss and negotiate with your insurer. Free assessment, no upfront fees.`,
+      city: c,
+    })),
+  },
+  {
+    id: 'city-about',
+    sitemap: { priority: 0.8, changefreq: 'weekly' },
+    pages: perCity((c) => ({
+      path: `/${c.slug}/about`,
+      title: `About Our Public Adjusters in ${c.name}`,
+      description: `Meet the licensed public adjusters serving ${where(c)}: our services, service areas, results and what our clients say.`,
+      city: c,
+    })),
+  },
+  {
+    id: 'questionnaire',
+    sitemap: { priority: 0.8, changefreq: 'weekly' },
+    pages: perCity((c) =>
+      QUESTIONNAIRE_PAGES.map((q) => ({
+        path: `/${c.slug}/${q}`,
+        title: QUESTIONNAIRE_TITLES[q](c),
+        description: questionnaireDescription(q, c),
+        city: c,
+        questionnaire: q,
+      })),
+    ),
+  },
+  {
+    id: 'city-services',
+    sitemap: { priority: 0.8, changefreq: 'weekly' },
+    pages: perCity((c) => ({
+      path: `/${c.slug}/services`,
+      title: `Insurance Claim Services in ${c.name}`,
+      description: `Residential, commercial, fire, flood, storm and other damage claims in ${where(c)}, handled by licensed public adjusters.`,
+      city: c,
+    })),
+  },
+  {
+    id: 'claim-type',
+    sitemap: { priority: 0.7, changefreq: 'monthly' },
+    pages: perCity((c) =>
+      CLAIM_TYPES.map(({ type, segment }) => ({
+        path: `/${c.slug}/${segment}`,
+        title: `${CLAIM_TYPE_NAMES[type]} in ${c.name}`,
+        description: `${CLAIM_TYPE_NAMES[type]} in ${where(c)}: how a public adjuster documents your loss and negotiates a fair settlement. Free assessment.`,
+        city: c,
+        claimType: type,
+      })),
+    ),
+  },
+  {
+    id: 'area',
+    sitemap: { priority: 0.6, changefreq: 'monthly' },
+    pages: perCity((c) =>
+      c.areas.map((a) => ({
+        path: `/${c.slug}/${a.slug}`,
+        title: c.national
+          ? `Public Adjusters in ${a.name}`
+          : `Public Adjusters in ${a.name}, ${c.name}`,
+        description: c.national
+          ? `Licensed public adjusters serving property owners across ${a.name}. Free damage assessment, no upfront fees, paid only when you win.`
+          : `Licensed public adjusters serving ${a.name} in ${where(c)}. Free damage assessment, no upfront fees, paid only when you win.`,
+        city: c,
+        area: a,
+      })),
+    ),
+  },
+];
+
+function questionnaireDescription(q: QuestionnaireKind, c: City): string {
+  const place = where(c);
+  switch (q) {
+    case 'public-adjusters':
+      return `Find a licensed public adjuster in ${place}. Answer three short questions about your damage and get matched within 24 hours.`;
+    case 'top-adjusters':
+      return `Compare top-rated public adjusters in ${place} for fire, water and storm claims. Free assessment; fees of 5-15% only on success.`;
+    case 'claims-offices':
+      return `Public adjuster claims offices serving ${place}. Tell us about your loss and an adjuster responds within 24 hours.`;
+    case 'free-consultation':
+      return `Book a free insurance claim assessment in ${place}. No upfront fees: a public adjuster is paid only when your claim succeeds.`;
+  }
+}
+
+/** Canonical path to output file: /a/b -> a/b/index.html, / -> index.html. */
+export function fileForPath(p: string): string {
+  return p === '/' ? 'index.html' : `${p.slice(1)}/index.html`;
+}
+
+export function buildPages(site: Site, routes: readonly Route[] = ROUTES): Page[] {
+  return routes.flatMap((route) =>
+    route.pages(site).map((input) => ({
+      ...input,
+      route: route.id,
+      file: route.file ?? fileForPath(input.path),
+      indexable: route.sitemap !== null,
+      sitemap: route.sitemap,
+    })),
+  );
+}
+
+/** Absolute canonical URL: base URL plus path, never a trailing slash except for `/`. */
+export function canonicalUrl(site: Site, p: string): string {
+  return `${site.settings.baseUrl}${p === '/' ? '/' : p.replace(/\/+$/, '')}`;
+}

@@ -1,0 +1,267 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import type { z } from 'zod';
+import { DataError, type DataIssue } from './errors.js';
+import { type Area, type City, createSite, type Site } from './model.js';
+import { PROVINCES, provinceByName } from './provinces.js';
+import {
+  type CityRecord,
+  citySchema,
+  type NationalRecord,
+  nationalSchema,
+  siteSettingsSchema,
+} from './schema.js';
+import { CITY_SEGMENTS, TOP_SEGMENTS } from './segments.js';
+import { slugify } from './slug.js';
+
+export interface LoadOptions {
+  /** Overrides the base URL of data/site.json (from --base-url or SITE_URL). */
+  baseUrl?: string;
+}
+
+/**
+ * Reads and validates the whole data folder. Every problem is collected and thrown together
+ * as one DataError, so an operator fixes a file in one pass.
+ */
+export async function loadSite(dataDir: string, options: LoadOptions = {}): Promise<Site> {
+  const issues: DataIssue[] = [];
+  const rel = (f: string) => path.relative(process.cwd(), f) || f;
+
+  const settingsFile = path.join(dataDir, 'site.json');
+  const settingsRaw = await readJson(settingsFile, rel, issues);
+  if (settingsRaw !== undefined && options.baseUrl && isObject(settingsRaw)) {
+    settingsRaw.baseUrl = options.baseUrl;
+  }
+  const settings = parseRecord(siteSettingsSchema, settingsRaw, rel(settingsFile), null, issues);
+  if (settings) settings.baseUrl = settings.baseUrl.replace(/\/+$/, '');
+
+  const nationalFile = path.join(dataDir, 'national.json');
+  const nationalRaw = await readJson(nationalFile, rel, issues);
+  const national = parseRecord(nationalSchema, nationalRaw, rel(nationalFile), 'canada', issues);
+  if (national) checkNational(national, rel(nationalFile), issues);
+
+  const cityFiles = (await fg('cities/*.json', { cwd: dataDir, absolute: true })).sort();
+  if (cityFiles.length === 0) {
+    issues.push({
+      file: rel(path.join(dataDir, 'cities')),
+      record: null,
+      field: null,
+      message: 'no city files (cities/*.json) found',
+    });
+  }
+  const cities: City[] = [];
+  for (const file of cityFiles) {
+    const raw = await readJson(file, rel, issues);
+    if (raw === undefined) continue;
+    if (!Array.isArray(raw)) {
+      issues.push({
+        file: rel(file),
+        record: null,
+        field: null,
+        message: 'must be a JSON array of cities',
+      });
+      continue;
+    }
+    raw.forEach((item, index) => {
+      const label =
+        isObject(item) && typeof item.slug === 'string' && item.slug ? item.slug : `#${index}`;
+      const rec = parseRecord(citySchema, item, rel(file), label, issues);
+      if (rec) {
+        const fileIssues = checkCity(rec, file, rel(file));
+        issues.push(...fileIssues);
+        if (fileIssues.length === 0) cities.push(toCity(rec));
+      }
+    });
+  }
+
+  checkUnique(cities, national, issues, rel(path.join(dataDir, 'cities')));
+
+  if (issues.length > 0 || !settings || !national) throw new DataError(issues);
+  return createSite(settings, toNational(national), cities);
+}
+
+async function readJson(file: string, rel: (f: string) => string, issues: DataIssue[]) {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    issues.push({
+      file: rel(file),
+      record: null,
+      field: null,
+      message: code === 'ENOENT' ? 'file not found' : `cannot be read (${code})`,
+    });
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    issues.push({
+      file: rel(file),
+      record: null,
+      field: null,
+      message: `is not valid JSON: ${(err as Error).message}`,
+    });
+    return undefined;
+  }
+}
+
+function parseRecord<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+  file: string,
+  record: string | null,
+  issues: DataIssue[],
+): z.infer<S> | undefined {
+  if (raw === undefined) return undefined;
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+    const field = [...issue.path, ...keys].map(String).join('.') || null;
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? 'is not a known field'
+        : issue.code === 'invalid_type' && issue.input === undefined
+          ? 'is required'
+          : issue.message;
+    issues.push({ file, record, field, message });
+  }
+  return undefined;
+}
+
+function checkCity(rec: CityRecord, absFile: string, file: string): DataIssue[] {
+  const out: DataIssue[] = [];
+  const at = (field: string, message: string) =>
+    out.push({ file, record: rec.slug, field, message });
+
+  const expectedSlug = slugify(rec.name);
+  if (rec.slug !== expectedSlug) at('slug', `must be "${expectedSlug}", the slug of its name`);
+  if (TOP_SEGMENTS.includes(rec.slug)) at('slug', `"${rec.slug}" is reserved for a site page`);
+  if (PROVINCES.some((p) => slugify(p.name) === rec.slug) || rec.slug === 'canada') {
+    at('slug', `"${rec.slug}" is the name of a province or of the country`);
+  }
+  const province = provinceByName(rec.province);
+  if (province && province.code !== rec.provinceCode) {
+    at('provinceCode', `must be ${province.code} for ${rec.province}`);
+  }
+  const fileCode = path.basename(absFile, '.json').toUpperCase();
+  if (rec.provinceCode !== fileCode) {
+    at('provinceCode', `is ${rec.provinceCode} but the file holds ${fileCode} cities`);
+  }
+  const expectedId = `${rec.provinceCode.toLowerCase()}-${rec.slug}`;
+  if (rec.id !== expectedId) at('id', `must be "${expectedId}" (province code and slug)`);
+  out.push(...checkAreas(rec.areas, file, rec.slug));
+  return out;
+}
+
+function checkAreas(areas: string[], file: string, record: string): DataIssue[] {
+  const out: DataIssue[] = [];
+  const seen = new Map<string, number>();
+  areas.forEach((name, i) => {
+    const slug = slugify(name);
+    const field = `areas.${i}`;
+    if (!slug)
+      out.push({ file, record, field, message: `"${name}" has no letters or digits for a URL` });
+    else if (CITY_SEGMENTS.includes(slug)) {
+      out.push({
+        file,
+        record,
+        field,
+        message: `"${name}" would take the page /${record}/${slug}`,
+      });
+    } else if (seen.has(slug)) {
+      out.push({
+        file,
+        record,
+        field,
+        message: `"${name}" has the same URL as areas.${seen.get(slug)}`,
+      });
+    } else seen.set(slug, i);
+  });
+  return out;
+}
+
+function checkNational(rec: NationalRecord, file: string, issues: DataIssue[]) {
+  const expected = PROVINCES.map((p) => p.name).sort();
+  const got = [...rec.areas].sort();
+  if (expected.join('|') !== got.join('|')) {
+    issues.push({
+      file,
+      record: rec.slug,
+      field: 'areas',
+      message: `must list exactly the 13 provinces and territories: ${expected.join(', ')}`,
+    });
+  }
+  issues.push(...checkAreas(rec.areas, file, rec.slug));
+}
+
+function checkUnique(
+  cities: City[],
+  national: NationalRecord | undefined,
+  issues: DataIssue[],
+  dir: string,
+) {
+  const ids = new Map<string, string>();
+  const slugs = new Map<string, string>();
+  if (national) {
+    ids.set(national.id, national.slug);
+    slugs.set(national.slug, national.slug);
+  }
+  for (const c of cities) {
+    if (ids.has(c.id))
+      issues.push({ file: dir, record: c.slug, field: 'id', message: `"${c.id}" is used twice` });
+    else ids.set(c.id, c.slug);
+    if (slugs.has(c.slug)) {
+      issues.push({
+        file: dir,
+        record: c.slug,
+        field: 'slug',
+        message: `"${c.slug}" is used by another city`,
+      });
+    } else slugs.set(c.slug, c.slug);
+  }
+}
+
+function toAreas(names: string[]): Area[] {
+  return names.map((name) => ({ name, slug: slugify(name) }));
+}
+
+function toCity(rec: CityRecord): City {
+  return {
+    id: rec.id,
+    name: rec.name,
+    slug: rec.slug,
+    province: rec.province,
+    provinceCode: rec.provinceCode,
+    population: rec.population,
+    coordinates: rec.coordinates,
+    incorporationDate: rec.incorporationDate,
+    description: rec.description,
+    areas: toAreas(rec.areas),
+    national: false,
+  };
+}
+
+function toNational(rec: NationalRecord): City {
+  // Provinces in the data set's order of the 13, so /canada/{province} pages are stable.
+  return {
+    id: rec.id,
+    name: rec.name,
+    slug: rec.slug,
+    province: null,
+    provinceCode: null,
+    population: rec.population,
+    coordinates: rec.coordinates,
+    incorporationDate: null,
+    description: rec.description,
+    areas: toAreas(rec.areas),
+    national: true,
+  };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { PROVINCE_CODES, PROVINCE_NAMES } from './provinces.js';
+
+const text = z.string().trim().min(1, 'must not be empty');
+
+/** ISO 8601 date, only as precise as the source: 1834-03-06, 1905-09 or 1905. */
+const isoDate = z
+  .string()
+  .regex(
+    /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/,
+    'must be an ISO date (YYYY, YYYY-MM or YYYY-MM-DD)',
+  )
+  .refine(
+    (s) =>
+      s.length < 10 ||
+      (!Number.isNaN(Date.parse(`${s}T00:00:00Z`)) &&
+        new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)),
+    'is not a real calendar date',
+  );
+
+/** A rough box around Canada: catches swapped or unsigned coordinates. */
+export const coordinates = z.object({
+  lat: z.number().min(41.6, 'is south of Canada').max(83.2, 'is north of Canada'),
+  lng: z.number().min(-141.1, 'is west of Canada').max(-52.6, 'is east of Canada'),
+});
+
+export const citySchema = z.strictObject({
+  id: text,
+  name: text,
+  slug: text,
+  province: z.enum(PROVINCE_NAMES, { error: `must be one of: ${PROVINCE_NAMES.join(', ')}` }),
+  provinceCode: z.enum(PROVINCE_CODES, { error: `must be one of: ${PROVINCE_CODES.join(', ')}` }),
+  population: z.number().int('must be a whole number').positive('must be greater than 0'),
+  coordinates,
+  incorporationDate: isoDate,
+  description: text,
+  areas: z.array(text).min(1, 'must list at least one area'),
+});
+
+export const nationalSchema = z.strictObject({
+  id: text,
+  name: text,
+  slug: z.literal('canada', { error: 'must be "canada"' }),
+  population: z.number().int('must be a whole number').positive('must be greater than 0'),
+  coordinates,
+  description: text,
+  areas: z.array(text),
+});
+
+export const siteSettingsSchema = z.strictObject({
+  siteName: text,
+  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
+  phone: text,
+  email: z.email('must be an e-mail address'),
+  privacyEmail: z.email('must be an e-mail address'),
+  officeHours: text,
+  emergencyHours: text,
+  leadEndpoint: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, 'must be a path starting with /'),
+  analyticsId: z
+    .string()
+    .regex(/^G-[A-Z0-9]{4,16}$/, 'must be a GA4 measurement id such as G-ABC123XYZ')
+    .optional(),
+});
+
+export type CityRecord = z.infer<typeof citySchema>;
+export type NationalRecord = z.infer<typeof nationalSchema>;
+export type SiteSettings = z.infer<typeof siteSettingsSchema>;

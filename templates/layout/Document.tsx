@@ -1,0 +1,55 @@
+import type { ReactNode } from 'react';
+import type { PageContext } from '../../src/render/context.js';
+import { serializeJsonLd } from '../../src/render/jsonld.js';
+import { canonicalUrl } from '../../src/routes.js';
+
+/** The one document shell every page is rendered into. */
+export function Document({
+  ctx,
+  jsonLd,
+  children,
+}: {
+  ctx: PageContext;
+  jsonLd: readonly object[];
+  children: ReactNode;
+}) {
+  const { site, page, assets } = ctx;
+  const { siteName } = site.settings;
+  const title = page.route === 'home' ? page.title : `${page.title} | ${siteName}`;
+  const url = canonicalUrl(site, page.path);
+  return (
+    <html lang="en-CA" className="no-js">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
+        <meta name="description" content={page.description} />
+        {page.indexable ? (
+          <link rel="canonical" href={url} />
+        ) : (
+          <meta name="robots" content="noindex" />
+        )}
+        <meta property="og:type" content="website" />
+        <meta property="og:site_name" content={siteName} />
+        <meta property="og:title" content={title} />
+        <meta property="og:description" content={page.description} />
+        <meta property="og:url" content={url} />
+        <meta property="og:locale" content="en_CA" />
+        <meta name="theme-color" content="#0b3b60" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="stylesheet" href={assets.css} />
+        {jsonLd.length > 0 && (
+          <script
+            type="application/ld+json"
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: serializeJsonLd escapes <, > and &
+            dangerouslySetInnerHTML={{
+              __html: serializeJsonLd(jsonLd.length === 1 ? jsonLd[0] : jsonLd),
+            }}
+          />
+        )}
+        <script src={assets.js} defer />
+      </head>
+      <body>{children}</body>
+    </html>
+  );
+}

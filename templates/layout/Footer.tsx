@@ -1,0 +1,98 @@
+import { CLAIM_TYPE_NAMES } from '../../src/routes.js';
+import type { City } from '../../src/site/model.js';
+import { CLAIM_TYPES } from '../../src/site/segments.js';
+
+/** SPEC §2 footer: scoped city links, the four most populous cities, and the site pages. */
+export function Footer({
+  siteName,
+  phone,
+  email,
+  scope,
+  topCities,
+}: {
+  siteName: string;
+  phone: string;
+  email: string;
+  scope: string;
+  topCities: readonly City[];
+}) {
+  return (
+    <footer className="site-footer">
+      <div className="container footer-grid">
+        <section aria-labelledby="footer-services">
+          <h2 id="footer-services">Services</h2>
+          <ul>
+            <li>
+              <a href={`/${scope}/services`}>All Services</a>
+            </li>
+            {CLAIM_TYPES.map((c) => (
+              <li key={c.type}>
+                <a href={`/${scope}/${c.segment}`}>{CLAIM_TYPE_NAMES[c.type]}</a>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section aria-labelledby="footer-adjusters">
+          <h2 id="footer-adjusters">Find an Adjuster</h2>
+          <ul>
+            <li>
+              <a href={`/${scope}/public-adjusters`}>Public Adjusters</a>
+            </li>
+            <li>
+              <a href={`/${scope}/top-adjusters`}>Top-Rated Adjusters</a>
+            </li>
+            <li>
+              <a href={`/${scope}/claims-offices`}>Claims Offices</a>
+            </li>
+          </ul>
+        </section>
+        <section aria-labelledby="footer-cities">
+          <h2 id="footer-cities">Popular Cities</h2>
+          <ul>
+            {topCities.map((c) => (
+              <li key={c.slug}>
+                <a href={`/${c.slug}/public-adjusters`}>Public Adjusters in {c.name}</a>
+              </li>
+            ))}
+            <li>
+              <a href="/canada/public-adjusters">Public Adjusters in Canada</a>
+            </li>
+          </ul>
+        </section>
+        <section aria-labelledby="footer-company">
+          <h2 id="footer-company">Company</h2>
+          <ul>
+            <li>
+              <a href="/faq">FAQ</a>
+            </li>
+            <li>
+              <a href="/contact">Contact</a>
+            </li>
+            <li>
+              <a href={`tel:+${phone.replace(/\D/g, '')}`}>{phone}</a>
+            </li>
+            <li>
+              <a href={`mailto:${email}`}>{email}</a>
+            </li>
+          </ul>
+        </section>
+      </div>
+      <div className="container footer-legal">
+        <p>
+          © {siteName}. Licensed public adjusters working for policyholders, never for insurers.
+        </p>
+        <ul>
+          <li>
+            <a href="/privacy">Privacy Policy</a>
+          </li>
+          <li>
+            <a href="/terms">Terms of Service</a>
+          </li>
+          <li>
+            <a href="/sitemap">Sitemap</a>
+          </li>
+        </ul>
+      </div>
+    </footer>
+  );
+}

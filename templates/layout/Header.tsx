@@ -1,0 +1,52 @@
+import { Logo } from '../components/Logo.js';
+
+/** SPEC §2 shared layout header; `scope` is the city About and Services point into. */
+export function Header({
+  siteName,
+  phone,
+  scope,
+}: {
+  siteName: string;
+  phone: string;
+  scope: string;
+}) {
+  const links = [
+    { href: '/', label: 'Home' },
+    { href: `/${scope}/about`, label: 'About' },
+    { href: `/${scope}/services`, label: 'Services' },
+    { href: '/faq', label: 'FAQ' },
+    { href: '/contact', label: 'Contact' },
+  ];
+  return (
+    <header className="site-header">
+      <div className="container header-inner">
+        <Logo siteName={siteName} />
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded="false"
+          aria-controls="site-menu"
+          data-menu-toggle=""
+        >
+          <span className="menu-icon" aria-hidden="true" />
+          <span className="visually-hidden">Menu</span>
+        </button>
+        <nav id="site-menu" className="site-nav" aria-label="Main" data-menu="">
+          <ul>
+            {links.map((l) => (
+              <li key={l.href}>
+                <a href={l.href}>{l.label}</a>
+              </li>
+            ))}
+          </ul>
+          <a className="nav-phone" href={`tel:+${phone.replace(/\D/g, '')}`}>
+            {phone}
+          </a>
+          <a className="button button-accent" href={`/${scope}/free-consultation`}>
+            Free Claim Assessment
+          </a>
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,27 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSite } from '../src/site/load.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const FIXTURE_DATA = path.join(ROOT, 'tests/fixtures/data');
+export const BUNDLED_DATA = path.join(ROOT, 'data');
+export const BIN = path.join(ROOT, 'bin/claimsite.js');
+
+export const fixtureSite = () => loadSite(FIXTURE_DATA);
+
+export async function tempDir(prefix = 'claimsite-test-'): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+/** Runs the real CLI binary in a child process. */
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...options.env },
+    encoding: 'utf8',
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
