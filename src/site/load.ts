@@ -51,6 +51,7 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
     });
   }
   const cities: City[] = [];
+  const fileOf = new Map<City, string>();
   for (const file of cityFiles) {
     const raw = await readJson(file, rel, issues);
     if (raw === undefined) continue;
@@ -70,12 +71,16 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
       if (rec) {
         const fileIssues = checkCity(rec, file, rel(file));
         issues.push(...fileIssues);
-        if (fileIssues.length === 0) cities.push(toCity(rec));
+        if (fileIssues.length === 0) {
+          const city = toCity(rec);
+          cities.push(city);
+          fileOf.set(city, rel(file));
+        }
       }
     });
   }
 
-  checkUnique(cities, national, issues, rel(path.join(dataDir, 'cities')));
+  checkUnique(cities, national, issues, (c) => fileOf.get(c) ?? '');
 
   if (issues.length > 0 || !settings || !national) throw new DataError(issues);
   return createSite(settings, toNational(national), cities);
@@ -124,7 +129,7 @@ function parseRecord<S extends z.ZodType>(
     const message =
       issue.code === 'unrecognized_keys'
         ? 'is not a known field'
-        : issue.code === 'invalid_type' && issue.input === undefined
+        : issue.code === 'invalid_type' && valueAt(raw, issue.path) === undefined
           ? 'is required'
           : issue.message;
     issues.push({ file, record, field, message });
@@ -198,11 +203,12 @@ function checkNational(rec: NationalRecord, file: string, issues: DataIssue[]) {
   issues.push(...checkAreas(rec.areas, file, rec.slug));
 }
 
+/** Ids, slugs and descriptions are unique across all files; the later record is reported. */
 function checkUnique(
   cities: City[],
   national: NationalRecord | undefined,
   issues: DataIssue[],
-  dir: string,
+  fileOf: (c: City) => string,
 ) {
   const ids = new Map<string, string>();
   const slugs = new Map<string, string>();
@@ -210,13 +216,24 @@ function checkUnique(
     ids.set(national.id, national.slug);
     slugs.set(national.slug, national.slug);
   }
+  const descriptions = new Map<string, string>();
   for (const c of cities) {
+    const file = fileOf(c);
+    const twin = descriptions.get(c.description);
+    if (twin) {
+      issues.push({
+        file,
+        record: c.slug,
+        field: 'description',
+        message: `is the same as ${twin}'s`,
+      });
+    } else descriptions.set(c.description, c.slug);
     if (ids.has(c.id))
-      issues.push({ file: dir, record: c.slug, field: 'id', message: `"${c.id}" is used twice` });
+      issues.push({ file, record: c.slug, field: 'id', message: `"${c.id}" is used twice` });
     else ids.set(c.id, c.slug);
     if (slugs.has(c.slug)) {
       issues.push({
-        file: dir,
+        file,
         record: c.slug,
         field: 'slug',
         message: `"${c.slug}" is used by another city`,
@@ -260,6 +277,13 @@ function toNational(rec: NationalRecord): City {
     areas: toAreas(rec.areas),
     national: true,
   };
+}
+
+function valueAt(raw: unknown, at: readonly PropertyKey[]): unknown {
+  let v = raw;
+  for (const key of at)
+    v = isObject(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  return v;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

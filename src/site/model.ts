@@ -1,3 +1,4 @@
+import { PROVINCES } from './provinces.js';
 import type { SiteSettings } from './schema.js';
 
 export interface Area {
@@ -48,4 +49,54 @@ export function allCities(site: Site): City[] {
 
 export function topCities(site: Site, n: number): City[] {
   return site.cities.slice(0, n);
+}
+
+export interface ProvinceGroup {
+  province: string;
+  code: string;
+  cities: City[];
+}
+
+/**
+ * The HTML sitemap's grouping (SPEC §2): provinces alphabetically with their cities most
+ * populous first, and the three territories apart, also alphabetically.
+ */
+export function provinceGroups(site: Site): {
+  provinces: ProvinceGroup[];
+  territories: ProvinceGroup[];
+} {
+  const groups = PROVINCES.map((p) => ({
+    province: p.name,
+    code: p.code,
+    territory: p.territory,
+    cities: site.cities.filter((c) => c.provinceCode === p.code),
+  }))
+    .filter((g) => g.cities.length > 0)
+    .sort((a, b) => a.province.localeCompare(b.province, 'en-CA'));
+  const strip = ({ territory: _, ...g }: (typeof groups)[number]): ProvinceGroup => g;
+  return {
+    provinces: groups.filter((g) => !g.territory).map(strip),
+    territories: groups.filter((g) => g.territory).map(strip),
+  };
+}
+
+/** Great-circle distance in kilometres. */
+export function distanceKm(a: City['coordinates'], b: City['coordinates']): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLng = (b.lng - a.lng) * rad;
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+}
+
+/** The n cities nearest to `city`, nearest first (ties by population); never the city itself. */
+export function nearbyCities(site: Site, city: City, n: number): City[] {
+  return site.cities
+    .filter((c) => c.slug !== city.slug)
+    .map((c) => ({ c, d: distanceKm(city.coordinates, c.coordinates) }))
+    .sort((x, y) => x.d - y.d || y.c.population - x.c.population)
+    .slice(0, n)
+    .map((x) => x.c);
 }

@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadSite } from '../../src/site/load.js';
+import { lookupCity } from '../../src/site/lookup.js';
+import { allCities } from '../../src/site/model.js';
+import { slugify } from '../../src/site/slug.js';
+import { BUNDLED_DATA } from '../helpers.js';
+
+describe('slugify', () => {
+  it('follows the examples of the design', () => {
+    expect(slugify('Côte-des-Neiges')).toBe('cote-des-neiges');
+    expect(slugify("St. John's")).toBe('st-johns');
+    expect(slugify('  Trois-Rivières ')).toBe('trois-rivieres');
+    expect(slugify('Newfoundland and Labrador')).toBe('newfoundland-and-labrador');
+    expect(slugify('Rouyn--Noranda')).toBe('rouyn-noranda');
+    expect(slugify('Sault Ste. Marie')).toBe('sault-ste-marie');
+    expect(slugify('Île-Bizard–Sainte-Geneviève')).toBe('ile-bizardsainte-genevieve');
+  });
+
+  it('is idempotent and yields only a-z, 0-9 and single inner hyphens, for any text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (s) => {
+        const slug = slugify(s);
+        expect(slugify(slug)).toBe(slug);
+        expect(slug).toMatch(/^([a-z0-9]+(-[a-z0-9]+)*)?$/);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('city lookup', async () => {
+  const site = await loadSite(BUNDLED_DATA);
+  const cities = allCities(site);
+  const find = (s: string) => lookupCity(s, cities)?.slug;
+
+  it('finds a city by exact slug first', () => {
+    expect(find('toronto')).toBe('toronto');
+    expect(find('canada')).toBe('canada');
+    expect(find('richmond')).toBe('richmond');
+    expect(find('richmond-hill')).toBe('richmond-hill');
+  });
+
+  it('normalises case, spaces, punctuation and accents', () => {
+    expect(find('  Quebec City ')).toBe('quebec-city');
+    expect(find('LÉVIS')).toBe('levis');
+    expect(find("st. john's")).toBe('st-johns');
+    expect(find('Trois  Rivieres')).toBe('trois-rivieres');
+  });
+
+  it('matches partially in either direction, choosing the most populous', () => {
+    // Typed text inside a slug: "sudbury" is part of greater-sudbury.
+    expect(find('sudbury')).toBe('greater-sudbury');
+    // A slug inside typed text: "torontoo" holds toronto.
+    expect(find('torontoo')).toBe('toronto');
+    expect(find('downtown-vancouver')).toBe('vancouver');
+    // "van" is in vancouver and north-vancouver: the more populous wins, whatever the order.
+    expect(find('van')).toBe('vancouver');
+    expect(lookupCity('van', [...cities].reverse())?.slug).toBe('vancouver');
+  });
+
+  it('finds nothing for text that matches no city', () => {
+    expect(find('zzzz')).toBeUndefined();
+    expect(find('')).toBeUndefined();
+    expect(find('!!!')).toBeUndefined();
+  });
+
+  it('finds every city by its own name and slug, in any casing and spacing', () => {
+    const city = fc.constantFrom(...cities);
+    const spacing = fc.constantFrom(' ', '  ', '\t');
+    fc.assert(
+      fc.property(city, fc.boolean(), fc.boolean(), spacing, (c, useName, upper, space) => {
+        let text = useName ? c.name : c.slug.replace(/-/g, ' ');
+        text = upper ? text.toUpperCase() : text.toLowerCase();
+        text = `${space}${text.replace(/ /g, space)}${space}`;
+        expect(lookupCity(text, cities)?.slug).toBe(c.slug);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
