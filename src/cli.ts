@@ -5,6 +5,7 @@ import { build } from './build/build.js';
 import { packageRoot } from './build/root.js';
 import { buildPages } from './routes.js';
 import { startServer } from './serve/server.js';
+import { displayPath } from './site/display-path.js';
 import { DataError } from './site/errors.js';
 import { loadSite } from './site/load.js';
 import { PROVINCES } from './site/provinces.js';
@@ -160,14 +161,12 @@ function parsePort(value: string): number {
   return n;
 }
 
-/** Relative to the working folder when inside it, absolute otherwise. */
-function displayPath(p: string): string {
-  const rel = path.relative(process.cwd(), path.resolve(p));
-  return rel === '' ? '.' : rel.startsWith('..') ? path.resolve(p) : rel;
-}
-
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
+
+// The programmatic API, for scripts and embedding.
+export { build } from './build/build.js';
+export { startServer } from './serve/server.js';

@@ -1,3 +1,4 @@
+import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
 import { allCities } from './site/model.js';
 import { CLAIM_TYPES, type ClaimType, QUESTIONNAIRE_PAGES } from './site/segments.js';
@@ -20,7 +21,9 @@ export type RouteId =
   | 'city-services'
   | 'questionnaire'
   | 'claim-type'
-  | 'area';
+  | 'area'
+  | 'blog'
+  | 'blog-post';
 
 export type QuestionnaireKind = (typeof QUESTIONNAIRE_PAGES)[number];
 
@@ -33,6 +36,7 @@ export interface PageInput {
   area?: Area;
   claimType?: ClaimType;
   questionnaire?: QuestionnaireKind;
+  post?: Post;
 }
 
 export interface Page extends PageInput {
@@ -147,6 +151,26 @@ export const ROUTES: Route[] = [
       'Terms of Service',
       'The terms for using this website and our public adjusting services: fees only on a successful settlement, liability and disputes.',
     ),
+  },
+  {
+    id: 'blog',
+    sitemap: { priority: 0.9, changefreq: 'weekly' },
+    pages: site1(
+      '/blog',
+      'Insurance Claim Guides and Articles',
+      'Practical guides for Canadian property owners: what to do after a flood or fire, how claims work and how a public adjuster is paid.',
+    ),
+  },
+  {
+    id: 'blog-post',
+    sitemap: { priority: 0.7, changefreq: 'monthly' },
+    pages: (site) =>
+      site.content.posts.map((post) => ({
+        path: `/blog/${post.slug}`,
+        title: post.title,
+        description: post.description,
+        post,
+      })),
   },
   {
     id: 'sitemap',

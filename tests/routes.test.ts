@@ -7,7 +7,7 @@ describe('the page list from the fixture data set', async () => {
   const pages = buildPages(site);
   const paths = pages.map((p) => p.path);
 
-  it('has the site pages, 13 pages per city and one per area', () => {
+  it('has the site pages, the blog, 13 pages per city and one per area', () => {
     const sitePages = [
       '/',
       '/about',
@@ -16,6 +16,8 @@ describe('the page list from the fixture data set', async () => {
       '/contact',
       '/privacy',
       '/terms',
+      '/blog',
+      '/blog/public-adjuster-fees-explained',
       '/sitemap',
       '/confirmation',
       '/404',
@@ -24,7 +26,7 @@ describe('the page list from the fixture data set', async () => {
     // 4 cities + canada, each 13 city pages; 12 city areas + 13 provinces.
     expect(pages.filter((p) => p.city && !p.area)).toHaveLength(5 * 13);
     expect(pages.filter((p) => p.area)).toHaveLength(12 + 13);
-    expect(pages).toHaveLength(10 + 65 + 25);
+    expect(pages).toHaveLength(12 + 65 + 25);
   });
 
   it('lists every page of one city exactly', () => {

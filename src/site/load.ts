@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
-import type { z } from 'zod';
+import { displayPath } from './display-path.js';
 import { DataError, type DataIssue } from './errors.js';
+import { loadContent } from './load-content.js';
 import { type Area, type City, createSite, type Site } from './model.js';
 import { PROVINCES, provinceByName } from './provinces.js';
+import { isObject, parseRecord, readJson } from './read.js';
 import {
   type CityRecord,
   citySchema,
@@ -26,7 +27,7 @@ export interface LoadOptions {
  */
 export async function loadSite(dataDir: string, options: LoadOptions = {}): Promise<Site> {
   const issues: DataIssue[] = [];
-  const rel = (f: string) => path.relative(process.cwd(), f) || f;
+  const rel = displayPath;
 
   const settingsFile = path.join(dataDir, 'site.json');
   const settingsRaw = await readJson(settingsFile, rel, issues);
@@ -82,59 +83,10 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
 
   checkUnique(cities, national, issues, (c) => fileOf.get(c) ?? '');
 
-  if (issues.length > 0 || !settings || !national) throw new DataError(issues);
-  return createSite(settings, toNational(national), cities);
-}
+  const content = await loadContent(dataDir, rel, issues);
 
-async function readJson(file: string, rel: (f: string) => string, issues: DataIssue[]) {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    issues.push({
-      file: rel(file),
-      record: null,
-      field: null,
-      message: code === 'ENOENT' ? 'file not found' : `cannot be read (${code})`,
-    });
-    return undefined;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    issues.push({
-      file: rel(file),
-      record: null,
-      field: null,
-      message: `is not valid JSON: ${(err as Error).message}`,
-    });
-    return undefined;
-  }
-}
-
-function parseRecord<S extends z.ZodType>(
-  schema: S,
-  raw: unknown,
-  file: string,
-  record: string | null,
-  issues: DataIssue[],
-): z.infer<S> | undefined {
-  if (raw === undefined) return undefined;
-  const result = schema.safeParse(raw);
-  if (result.success) return result.data;
-  for (const issue of result.error.issues) {
-    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
-    const field = [...issue.path, ...keys].map(String).join('.') || null;
-    const message =
-      issue.code === 'unrecognized_keys'
-        ? 'is not a known field'
-        : issue.code === 'invalid_type' && valueAt(raw, issue.path) === undefined
-          ? 'is required'
-          : issue.message;
-    issues.push({ file, record, field, message });
-  }
-  return undefined;
+  if (issues.length > 0 || !settings || !national || !content) throw new DataError(issues);
+  return createSite(settings, toNational(national), cities, content);
 }
 
 function checkCity(rec: CityRecord, absFile: string, file: string): DataIssue[] {
@@ -277,15 +229,4 @@ function toNational(rec: NationalRecord): City {
     areas: toAreas(rec.areas),
     national: true,
   };
-}
-
-function valueAt(raw: unknown, at: readonly PropertyKey[]): unknown {
-  let v = raw;
-  for (const key of at)
-    v = isObject(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[key] : undefined;
-  return v;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

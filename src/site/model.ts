@@ -1,3 +1,4 @@
+import type { Content } from './load-content.js';
 import { PROVINCES } from './provinces.js';
 import type { SiteSettings } from './schema.js';
 
@@ -29,13 +30,20 @@ export interface Site {
   cities: City[];
   /** Every city slug, `canada` included, to its city. */
   bySlug: ReadonlyMap<string, City>;
+  /** Editorial content: testimonials, FAQs, services, process, legal pages, blog posts. */
+  content: Content;
 }
 
-export function createSite(settings: SiteSettings, national: City, cities: City[]): Site {
+export function createSite(
+  settings: SiteSettings,
+  national: City,
+  cities: City[],
+  content: Content,
+): Site {
   const sorted = [...cities].sort(byPopulation);
   const bySlug = new Map<string, City>([[national.slug, national]]);
   for (const c of sorted) bySlug.set(c.slug, c);
-  return { settings, national, cities: sorted, bySlug };
+  return { settings, national, cities: sorted, bySlug, content };
 }
 
 export function byPopulation(a: City, b: City): number {

@@ -63,6 +63,9 @@ export function Footer({
           <h2 id="footer-company">Company</h2>
           <ul>
             <li>
+              <a href="/blog">Blog</a>
+            </li>
+            <li>
               <a href="/faq">FAQ</a>
             </li>
             <li>

@@ -2,6 +2,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../../src/build/build.js';
+import { displayPath } from '../../src/site/display-path.js';
 import { DataError, type DataIssue } from '../../src/site/errors.js';
 import { loadSite } from '../../src/site/load.js';
 import { FIXTURE_DATA, tempDir } from '../helpers.js';
@@ -189,7 +190,7 @@ describe('data rules reject a bad record and name file, record and field', () =>
       const found = issueFor(r, record, field);
       expect(found, JSON.stringify(r.issues)).toBeDefined();
       expect(found?.message).toMatch(message);
-      expect(found?.file).toBe(path.relative(process.cwd(), path.join(r.dir, ON)));
+      expect(found?.file).toBe(displayPath(path.join(r.dir, ON)));
     });
   }
 

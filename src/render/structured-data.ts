@@ -1,0 +1,124 @@
+import type {
+  AggregateRating,
+  BreadcrumbList,
+  FAQPage,
+  GeoCircle,
+  Place,
+  ProfessionalService,
+  Service,
+  WithContext,
+} from 'schema-dts';
+import { canonicalUrl, type Page } from '../routes.js';
+import type { QA, Testimonial } from '../site/content-schema.js';
+import type { City, Site } from '../site/model.js';
+
+/** SPEC §9: service-area radius in metres. */
+export const GEO_RADIUS = 50000;
+
+const businessId = (site: Site) => `${site.settings.baseUrl}/#business`;
+const tel = (phone: string) => `+1-${phone.replace(/^1-/, '')}`;
+
+/** SPEC §9: the rating is the mean of the first half of the testimonials. */
+export function aggregateRating(testimonials: readonly Testimonial[]): AggregateRating {
+  const half = testimonials.slice(0, Math.floor(testimonials.length / 2));
+  const mean = half.reduce((n, t) => n + t.rating, 0) / half.length;
+  return {
+    '@type': 'AggregateRating',
+    ratingValue: Math.round(mean * 10) / 10,
+    reviewCount: half.length,
+    bestRating: 5,
+    worstRating: 1,
+  };
+}
+
+export function business(site: Site): WithContext<ProfessionalService> {
+  const { settings } = site;
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ProfessionalService',
+    '@id': businessId(site),
+    name: settings.siteName,
+    url: `${settings.baseUrl}/`,
+    telephone: tel(settings.phone),
+    email: settings.email,
+    areaServed: { '@type': 'Country', name: 'Canada' },
+    openingHours: 'Mo-Su 00:00-23:59',
+    priceRange: 'No upfront fees; 5-15% of the settlement',
+    aggregateRating: aggregateRating(site.content.testimonials),
+  };
+}
+
+export function breadcrumbs(
+  site: Site,
+  trail: ReadonlyArray<{ name: string; path: string }>,
+): WithContext<BreadcrumbList> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: trail.map((t, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: t.name,
+      item: canonicalUrl(site, t.path),
+    })),
+  };
+}
+
+export function faqPage(items: readonly QA[]): WithContext<FAQPage> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'FAQPage',
+    mainEntity: items.map((q) => ({
+      '@type': 'Question',
+      name: q.question,
+      acceptedAnswer: { '@type': 'Answer', text: q.answer },
+    })),
+  };
+}
+
+/** Where a service is offered: the city (or province, or country) and a circle around it. */
+function areaServed(city: City, areaName?: string): Array<Place | GeoCircle> {
+  const { lat, lng } = city.coordinates;
+  const circle: GeoCircle = {
+    '@type': 'GeoCircle',
+    geoMidpoint: { '@type': 'GeoCoordinates', latitude: lat, longitude: lng },
+    geoRadius: GEO_RADIUS,
+  };
+  if (city.national) {
+    return areaName
+      ? [
+          {
+            '@type': 'AdministrativeArea',
+            name: areaName,
+            containedInPlace: { '@type': 'Country', name: 'Canada' },
+          },
+        ]
+      : [{ '@type': 'Country', name: 'Canada' }, circle];
+  }
+  const place: Place = {
+    '@type': 'City',
+    name: city.name,
+    containedInPlace: { '@type': 'AdministrativeArea', name: city.province ?? '' },
+  };
+  return areaName
+    ? [{ '@type': 'Place', name: `${areaName}, ${city.name}`, containedInPlace: place }, circle]
+    : [place, circle];
+}
+
+export function service(
+  site: Site,
+  page: Page,
+  city: City,
+  serviceType: string,
+): WithContext<Service> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Service',
+    name: page.title,
+    serviceType,
+    description: page.description,
+    url: canonicalUrl(site, page.path),
+    provider: { '@id': businessId(site) },
+    areaServed: areaServed(city, page.area?.name),
+  };
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { CLAIM_TYPES } from './segments.js';
+
+const text = z.string().trim().min(1, 'must not be empty');
+const qa = z.strictObject({ question: text, answer: text });
+const step = z.strictObject({ title: text, description: text, details: z.array(text).min(1) });
+const titled = z.strictObject({ title: text, description: text });
+const claimTypeIds = CLAIM_TYPES.map((c) => c.type) as [string, ...string[]];
+const segments = CLAIM_TYPES.map((c) => c.segment) as [string, ...string[]];
+
+export const testimonialsSchema = z
+  .array(
+    z
+      .strictObject({
+        name: text,
+        city: text,
+        rating: z.literal(5, { error: 'must be 5' }),
+        insurerOffer: z.number().int('must be a whole number').positive('must be greater than 0'),
+        finalSettlement: z
+          .number()
+          .int('must be a whole number')
+          .positive('must be greater than 0'),
+        text,
+        type: z.enum(['Water Damage', 'Fire Damage', 'Storm Damage']),
+        image: text.optional(),
+      })
+      .refine((t) => t.finalSettlement > t.insurerOffer, {
+        path: ['finalSettlement'],
+        message: 'must be more than insurerOffer',
+      }),
+  )
+  .length(6, 'must hold exactly six testimonials');
+
+export const faqSchema = z.strictObject({
+  groups: z
+    .array(
+      z.strictObject({
+        id: z.enum(['general', 'process', 'residential', 'commercial', 'specialized']),
+        title: text,
+        items: z.array(qa).min(1),
+      }),
+    )
+    .length(5, 'must hold the five groups'),
+});
+
+export const cityFaqSchema = z.array(qa).length(4, 'must hold exactly four items');
+
+export const servicesSchema = z.strictObject({
+  types: z
+    .array(
+      z.strictObject({
+        type: z.enum(claimTypeIds),
+        title: text,
+        description: text,
+        features: z.array(text).min(1),
+        commonCauses: z.array(text).min(1),
+        coverageItems: z.array(text).min(1),
+        faqs: z.array(qa).min(1),
+      }),
+    )
+    .length(6, 'must hold the six claim types'),
+  cards: z
+    .array(
+      z.strictObject({
+        title: text,
+        description: text,
+        segment: z.enum(segments),
+        features: z.array(text).length(4, 'must list four features'),
+      }),
+    )
+    .length(6, 'must hold six cards'),
+});
+
+export const processSchema = z.strictObject({
+  howItWorks: z.array(step).length(3, 'must hold three steps'),
+  claimProcess: z.array(step).length(3, 'must hold three steps'),
+  aboutProcess: z.array(step).min(3),
+});
+
+export const aboutSchema = z.strictObject({
+  serviceTypes: z.array(titled).length(6, 'must hold six service types'),
+  reasons: z.array(titled).min(1),
+  badges: z.array(titled).length(3, 'must hold three badges'),
+});
+
+/** Front matter of a Markdown page (privacy, terms). */
+export const legalPageSchema = z.strictObject({ title: text, updated: text });
+
+/** Front matter of a blog post. */
+export const postSchema = z.strictObject({
+  title: text,
+  description: text.max(160, 'must be at most 160 characters'),
+  date: z.iso.date('must be a date (YYYY-MM-DD)'),
+  author: text,
+});
+
+export type Testimonial = z.infer<typeof testimonialsSchema>[number];
+export type FaqContent = z.infer<typeof faqSchema>;
+export type QA = z.infer<typeof qa>;
+export type Step = z.infer<typeof step>;
+export type ServicesContent = z.infer<typeof servicesSchema>;
+export type ServiceType = ServicesContent['types'][number];
+export type ProcessContent = z.infer<typeof processSchema>;
+export type AboutContent = z.infer<typeof aboutSchema>;

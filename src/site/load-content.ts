@@ -1,0 +1,152 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import type { z } from 'zod';
+import {
+  type AboutContent,
+  aboutSchema,
+  cityFaqSchema,
+  type FaqContent,
+  faqSchema,
+  legalPageSchema,
+  type ProcessContent,
+  postSchema,
+  processSchema,
+  type QA,
+  type ServicesContent,
+  servicesSchema,
+  type Testimonial,
+  testimonialsSchema,
+} from './content-schema.js';
+import type { DataIssue } from './errors.js';
+import { renderMarkdown, splitFrontMatter } from './markdown.js';
+import { parseRecord, readJson } from './read.js';
+import { slugify } from './slug.js';
+
+export interface MarkdownPage {
+  title: string;
+  updated: string;
+  html: string;
+}
+
+export interface Post {
+  slug: string;
+  title: string;
+  description: string;
+  date: string;
+  author: string;
+  html: string;
+}
+
+export interface Content {
+  testimonials: Testimonial[];
+  faq: FaqContent;
+  cityFaq: QA[];
+  services: ServicesContent;
+  process: ProcessContent;
+  about: AboutContent;
+  privacy: MarkdownPage;
+  terms: MarkdownPage;
+  /** Newest first. */
+  posts: Post[];
+}
+
+/** Loads content/*.json, pages/*.md and posts/*.md; problems go to `issues`. */
+export async function loadContent(
+  dataDir: string,
+  rel: (f: string) => string,
+  issues: DataIssue[],
+): Promise<Content | undefined> {
+  const json = async <S extends z.ZodType>(name: string, schema: S) => {
+    const file = path.join(dataDir, 'content', name);
+    return parseRecord(schema, await readJson(file, rel, issues), rel(file), null, issues);
+  };
+  const [testimonials, faq, cityFaq, services, process, about] = [
+    await json('testimonials.json', testimonialsSchema),
+    await json('faq.json', faqSchema),
+    await json('city-faq.json', cityFaqSchema),
+    await json('services.json', servicesSchema),
+    await json('process.json', processSchema),
+    await json('about.json', aboutSchema),
+  ];
+  if (services)
+    checkServiceOrder(services, rel(path.join(dataDir, 'content/services.json')), issues);
+
+  const privacy = await markdownPage(path.join(dataDir, 'pages/privacy.md'), rel, issues);
+  const terms = await markdownPage(path.join(dataDir, 'pages/terms.md'), rel, issues);
+
+  const posts: Post[] = [];
+  for (const file of (await fg('posts/*.md', { cwd: dataDir, absolute: true })).sort()) {
+    const slug = path.basename(file, '.md');
+    const doc = await markdown(file, postSchema, rel, issues, slug);
+    if (!doc) continue;
+    if (slug !== slugify(slug)) {
+      issues.push({
+        file: rel(file),
+        record: slug,
+        field: null,
+        message: `file name must be a slug ("${slugify(slug)}.md")`,
+      });
+      continue;
+    }
+    posts.push({ slug, ...doc.data, html: doc.html });
+  }
+  posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+
+  if (!testimonials || !faq || !cityFaq || !services || !process || !about || !privacy || !terms)
+    return undefined;
+  return { testimonials, faq, cityFaq, services, process, about, privacy, terms, posts };
+}
+
+async function markdown<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  rel: (f: string) => string,
+  issues: DataIssue[],
+  record: string | null,
+): Promise<{ data: z.infer<S>; html: string } | undefined> {
+  let source: string;
+  try {
+    source = await readFile(file, 'utf8');
+  } catch {
+    issues.push({ file: rel(file), record, field: null, message: 'file not found' });
+    return undefined;
+  }
+  const split = splitFrontMatter(source);
+  if ('error' in split) {
+    issues.push({ file: rel(file), record, field: null, message: split.error });
+    return undefined;
+  }
+  const data = parseRecord(schema, split.data, rel(file), record, issues);
+  if (data === undefined) return undefined;
+  if (!split.body.trim()) {
+    issues.push({
+      file: rel(file),
+      record,
+      field: null,
+      message: 'has no text after its front matter',
+    });
+    return undefined;
+  }
+  return { data, html: renderMarkdown(split.body) };
+}
+
+async function markdownPage(file: string, rel: (f: string) => string, issues: DataIssue[]) {
+  const doc = await markdown(file, legalPageSchema, rel, issues, null);
+  return doc && { ...doc.data, html: doc.html };
+}
+
+/** Claim types and cards are listed in the spec's order, which pages rely on. */
+function checkServiceOrder(services: ServicesContent, file: string, issues: DataIssue[]) {
+  const order = ['residential', 'commercial', 'fire', 'flood', 'storm', 'other'];
+  services.types.forEach((t, i) => {
+    if (t.type !== order[i]) {
+      issues.push({
+        file,
+        record: null,
+        field: `types.${i}.type`,
+        message: `must be "${order[i]}" (the spec's order)`,
+      });
+    }
+  });
+}

@@ -1,0 +1,31 @@
+import { Marked } from 'marked';
+import { parse as parseYaml } from 'yaml';
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Markdown to HTML; raw HTML in the source is shown as text, so content can never inject markup. */
+const marked = new Marked({
+  gfm: true,
+  async: false,
+  renderer: {
+    html: (token) => escapeHtml(token.text),
+  },
+});
+
+export function renderMarkdown(source: string): string {
+  return marked.parse(source) as string;
+}
+
+/** Splits `---` YAML front matter from a Markdown body. */
+export function splitFrontMatter(
+  source: string,
+): { data: unknown; body: string } | { error: string } {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(source);
+  if (!m) return { error: 'must start with front matter between --- lines' };
+  try {
+    return { data: parseYaml(m[1] ?? '') as unknown, body: source.slice(m[0].length) };
+  } catch (err) {
+    return { error: `front matter is not valid YAML: ${(err as Error).message}` };
+  }
+}

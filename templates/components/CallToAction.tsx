@@ -1,0 +1,34 @@
+import { Icon } from './Icon.js';
+
+/** The closing call to action: assessment link and the toll-free number. */
+export function CallToAction({
+  phone,
+  scope,
+  place,
+}: {
+  phone: string;
+  scope: string;
+  place: string;
+}) {
+  return (
+    <section className="cta" aria-labelledby="cta-title">
+      <div className="container cta-inner">
+        <div>
+          <h2 id="cta-title">Get the Settlement You Deserve</h2>
+          <p>
+            Talk to a licensed public adjuster serving {place} today. No upfront fees: you pay 5-15%
+            of the settlement, only when your claim succeeds.
+          </p>
+        </div>
+        <div className="cta-actions">
+          <a className="button button-accent" href={`/${scope}/free-consultation`}>
+            Free Claim Assessment
+          </a>
+          <a className="button button-light" href={`tel:+${phone.replace(/\D/g, '')}`}>
+            <Icon name="phone" size={20} /> Call {phone}
+          </a>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+import type { ServicesContent } from '../../src/site/content-schema.js';
+import { Icon, type IconName } from './Icon.js';
+
+const ICONS: Record<string, IconName> = {
+  'residential-claims': 'home',
+  'commercial-claims': 'building',
+  'fire-damage-claims': 'fire',
+  'flood-damage-claims': 'water',
+  'storm-damage-claims': 'wind',
+  'other-damage-claims': 'shield',
+};
+
+/** The six service cards (SPEC §2 Services page), each linking to its claim-type page. */
+export function ServiceCards({
+  cards,
+  scope,
+  place,
+}: {
+  cards: ServicesContent['cards'];
+  scope: string;
+  place: string;
+}) {
+  return (
+    <ul className="card-grid">
+      {cards.map((c) => (
+        <li key={c.segment} className="card service-card">
+          <span className="card-icon">
+            <Icon name={ICONS[c.segment] ?? 'shield'} size={28} />
+          </span>
+          <h3>{c.title}</h3>
+          <p>{c.description}</p>
+          <ul className="checklist">
+            {c.features.map((f) => (
+              <li key={f}>{f}</li>
+            ))}
+          </ul>
+          <a className="card-link" href={`/${scope}/${c.segment}`}>
+            {c.title} claims in {place}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,88 @@
+import type { Testimonial } from '../../src/site/content-schema.js';
+import { Icon } from './Icon.js';
+
+const money = new Intl.NumberFormat('en-CA', {
+  style: 'currency',
+  currency: 'CAD',
+  maximumFractionDigits: 0,
+});
+
+/** SPEC §9: percentage increase = round((final/offer - 1) * 100). */
+export function percentIncrease(t: Pick<Testimonial, 'insurerOffer' | 'finalSettlement'>): number {
+  return Math.round((t.finalSettlement / t.insurerOffer - 1) * 100);
+}
+
+const STAR_KEYS = ['s1', 's2', 's3', 's4', 's5'];
+
+function Card({ t }: { t: Testimonial }) {
+  return (
+    <figure className="testimonial">
+      <div className="testimonial-head">
+        <span className="stars" role="img" aria-label={`Rated ${t.rating} out of 5`}>
+          {STAR_KEYS.slice(0, t.rating).map((k) => (
+            <Icon key={k} name="star" size={18} />
+          ))}
+        </span>
+        <span className="testimonial-type">{t.type}</span>
+      </div>
+      <blockquote>
+        <p>{t.text}</p>
+      </blockquote>
+      <dl className="testimonial-figures">
+        <div>
+          <dt>Insurer's offer</dt>
+          <dd>{money.format(t.insurerOffer)}</dd>
+        </div>
+        <div>
+          <dt>Final settlement</dt>
+          <dd>{money.format(t.finalSettlement)}</dd>
+        </div>
+        <div>
+          <dt>Increase</dt>
+          <dd className="increase">+{percentIncrease(t)}%</dd>
+        </div>
+      </dl>
+      <figcaption>
+        <span className="avatar" aria-hidden="true">
+          {t.name.charAt(0)}
+        </span>
+        {t.name}, {t.city}
+      </figcaption>
+    </figure>
+  );
+}
+
+/**
+ * The rotating testimonial carousel (SPEC §4, §9). The list is rendered twice so the script can
+ * loop it seamlessly; the copy is hidden from assistive technology.
+ */
+export function Testimonials({ items }: { items: readonly Testimonial[] }) {
+  return (
+    <section className="section section-soft" aria-labelledby="testimonials-title">
+      <div className="container">
+        <h2 id="testimonials-title">What Our Clients Say</h2>
+        <p className="section-intro">
+          What an insurer first offered, and what the claim settled for once an adjuster took it on.
+        </p>
+      </div>
+      <div className="carousel" data-carousel="">
+        <div className="carousel-track">
+          <ul className="carousel-list">
+            {items.map((t) => (
+              <li key={t.name}>
+                <Card t={t} />
+              </li>
+            ))}
+          </ul>
+          <ul className="carousel-list" aria-hidden="true" data-carousel-copy="">
+            {items.map((t) => (
+              <li key={t.name}>
+                <Card t={t} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </section>
+  );
+}

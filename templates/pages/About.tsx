@@ -1,0 +1,78 @@
+import type { PageContext } from '../../src/render/context.js';
+import { scopeSlug } from '../../src/render/context.js';
+import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import { Breadcrumbs } from '../components/Breadcrumbs.js';
+import { CallToAction } from '../components/CallToAction.js';
+import { Icon } from '../components/Icon.js';
+import { Section } from '../components/Section.js';
+import { Stats } from '../components/Stats.js';
+import { Steps } from '../components/Steps.js';
+import { Testimonials } from '../components/Testimonials.js';
+import { Layout } from '../layout/Layout.js';
+import { cityOf, trail } from './shared.js';
+
+/** /about and /{city}/about: hero, six service types, statistics, service areas, process, testimonials. */
+export function AboutPage(ctx: PageContext) {
+  const { site } = ctx;
+  const city = cityOf(ctx);
+  const place = city.national ? 'Canada' : city.name;
+  const heading =
+    ctx.page.route === 'about' ? 'About Us' : `About Our Public Adjusters in ${city.name}`;
+  const crumbs = trail(ctx, ctx.page.route === 'about' ? 'About Us' : 'About');
+  return (
+    <Layout ctx={ctx} jsonLd={[business(site), breadcrumbs(site, crumbs)]}>
+      <Breadcrumbs trail={crumbs} />
+      <section className="hero">
+        <div className="container">
+          <h1>{heading}</h1>
+          <p className="lead">
+            We connect property owners in {place} with licensed public adjusters: independent claim
+            professionals who work for the policyholder, never for the insurance company. They read
+            your policy, document every part of your loss and negotiate until the settlement
+            reflects what your policy actually covers.
+          </p>
+        </div>
+      </section>
+
+      <Section id="types-title" title="Claims We Handle">
+        <ul className="card-grid">
+          {site.content.about.serviceTypes.map((s) => (
+            <li key={s.title} className="card">
+              <h3>{s.title}</h3>
+              <p>{s.description}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Stats />
+
+      <Section
+        id="areas-title"
+        title={
+          city.national ? 'Provinces and Territories We Serve' : `Areas We Serve in ${city.name}`
+        }
+        tone="soft"
+      >
+        <ul className="area-grid">
+          {city.areas.map((a) => (
+            <li key={a.slug}>
+              <a className="area-card" href={`/${city.slug}/${a.slug}`}>
+                <Icon name="pin" size={20} />
+                <span>{a.name}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section id="process-title" title="Our Process">
+        <Steps steps={site.content.process.aboutProcess} />
+      </Section>
+
+      <Testimonials items={site.content.testimonials} />
+
+      <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={place} />
+    </Layout>
+  );
+}

@@ -1,0 +1,126 @@
+import type { PageContext } from '../../src/render/context.js';
+import { scopeSlug } from '../../src/render/context.js';
+import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
+import { type City, nearbyCities } from '../../src/site/model.js';
+import { Accordion } from '../components/Accordion.js';
+import { Breadcrumbs } from '../components/Breadcrumbs.js';
+import { CallToAction } from '../components/CallToAction.js';
+import { CityHero } from '../components/CityHero.js';
+import { Questionnaire } from '../components/Questionnaire.js';
+import { Section } from '../components/Section.js';
+import { Layout } from '../layout/Layout.js';
+import { cityOf, fill, population, trail } from './shared.js';
+
+function CityLinks({ cities }: { cities: readonly City[] }) {
+  return (
+    <ul className="city-links">
+      {cities.map((c) => (
+        <li key={c.slug}>
+          <a href={`/${c.slug}/public-adjusters`}>Public adjusters in {c.name}</a>
+          <span className="muted"> ({c.province})</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** /{city}/{area} and /canada/{province}: the form, nearby cities and FAQs, naming the area. */
+export function AreaPage(ctx: PageContext) {
+  const { site, page } = ctx;
+  const city = cityOf(ctx);
+  const area = page.area;
+  if (!area) throw new Error(`area page ${page.path} has no area`);
+  const province = city.national;
+  const place = province ? area.name : `${area.name}, ${city.name}`;
+  const crumbs = trail(ctx, area.name);
+  const faqs = site.content.cityFaq.map((q) => ({
+    question: fill(q.question, place),
+    answer: fill(q.answer, place),
+  }));
+  const provinceCities = province ? site.cities.filter((c) => c.province === area.name) : [];
+  return (
+    <Layout
+      ctx={ctx}
+      jsonLd={[
+        business(site),
+        breadcrumbs(site, crumbs),
+        service(site, page, city, 'Public adjusting'),
+        faqPage(faqs),
+      ]}
+    >
+      <Breadcrumbs trail={crumbs} />
+      <CityHero
+        title={`Public Adjusters in ${place}`}
+        lead={
+          province
+            ? `Property damage in ${area.name}? Licensed public adjusters serving ${area.name} review your claim for free and negotiate with your insurer for you.`
+            : `Property damage in ${area.name}? Public adjusters serving ${city.name} and its ${area.name} neighbourhood review your claim for free and negotiate with your insurer for you.`
+        }
+      >
+        <Questionnaire
+          title={`Free Claim Assessment in ${area.name}`}
+          endpoint={site.settings.leadEndpoint}
+          cityName={province ? area.name : city.name}
+          pagePath={page.path}
+          kind="assessment"
+        />
+      </CityHero>
+
+      <Section
+        id="local-title"
+        title={province ? `Claims Help Across ${area.name}` : `Claims Help in ${area.name}`}
+        tone="soft"
+      >
+        <div className="prose">
+          {province ? (
+            <p>
+              Our network of licensed public adjusters serves homeowners, landlords and businesses
+              in {area.name}. Pick your city below for local help, or start the free assessment
+              above and we will match you with an adjuster who works in your region.
+            </p>
+          ) : (
+            <>
+              <p>
+                Homes and businesses in {area.name} face the same risks as the rest of {city.name}.{' '}
+                {city.description}
+              </p>
+              <p className="muted">
+                {city.name}, {city.province}: population {population.format(city.population)} (2021
+                Census).
+              </p>
+            </>
+          )}
+        </div>
+      </Section>
+
+      <Section
+        id="nearby-title"
+        title={province ? `Cities We Serve in ${area.name}` : `Public Adjusters Near ${area.name}`}
+      >
+        {province ? (
+          provinceCities.length > 0 ? (
+            <CityLinks cities={provinceCities} />
+          ) : (
+            <p>
+              Start the free assessment above and we will match you with an adjuster who serves your
+              community.
+            </p>
+          )
+        ) : (
+          <>
+            <p>
+              <a href={`/${city.slug}/public-adjusters`}>All public adjusters in {city.name}</a>
+            </p>
+            <CityLinks cities={nearbyCities(site, city, 6)} />
+          </>
+        )}
+      </Section>
+
+      <Section id="faq-title" title="Frequently Asked Questions" tone="soft">
+        <Accordion id="area-faq" items={faqs} />
+      </Section>
+
+      <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={area.name} />
+    </Layout>
+  );
+}

@@ -1,0 +1,84 @@
+import type { PageContext } from '../../src/render/context.js';
+import { scopeSlug } from '../../src/render/context.js';
+import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
+import { Accordion } from '../components/Accordion.js';
+import { Breadcrumbs } from '../components/Breadcrumbs.js';
+import { CallToAction } from '../components/CallToAction.js';
+import { CityHero } from '../components/CityHero.js';
+import { Questionnaire } from '../components/Questionnaire.js';
+import { Section } from '../components/Section.js';
+import { Steps } from '../components/Steps.js';
+import { Layout } from '../layout/Layout.js';
+import { cityOf, trail } from './shared.js';
+
+/** The six claim-type pages: hero and assessment form, process, features, causes, coverage, FAQs. */
+export function ClaimTypePage(ctx: PageContext) {
+  const { site, page } = ctx;
+  const city = cityOf(ctx);
+  const type = site.content.services.types.find((t) => t.type === page.claimType);
+  if (!type) throw new Error(`no content for claim type ${page.claimType}`);
+  const place = city.national ? 'Canada' : city.name;
+  const heading = `${type.title} in ${place}`;
+  const crumbs = trail(ctx, type.title);
+  return (
+    <Layout
+      ctx={ctx}
+      jsonLd={[
+        business(site),
+        breadcrumbs(site, crumbs),
+        service(site, page, city, type.title),
+        faqPage(type.faqs),
+      ]}
+    >
+      <Breadcrumbs trail={crumbs} />
+      <CityHero title={heading} lead={type.description}>
+        <Questionnaire
+          title="Free Claim Assessment"
+          endpoint={site.settings.leadEndpoint}
+          cityName={city.name}
+          pagePath={page.path}
+          kind="assessment"
+        />
+      </CityHero>
+
+      <Section id="how-title" title="How It Works">
+        <Steps steps={site.content.process.claimProcess} />
+      </Section>
+
+      <Section id="features-title" title="What We Do for You" tone="soft">
+        <ul className="checklist checklist-grid">
+          {type.features.map((f) => (
+            <li key={f}>{f}</li>
+          ))}
+        </ul>
+      </Section>
+
+      <section className="section" aria-label="Causes and coverage">
+        <div className="container two-col">
+          <div>
+            <h2 id="causes-title">Common Causes</h2>
+            <ul className="bullet-list">
+              {type.commonCauses.map((c) => (
+                <li key={c}>{c}</li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <h2 id="coverage-title">What Your Policy May Cover</h2>
+            <ul className="bullet-list">
+              {type.coverageItems.map((c) => (
+                <li key={c}>{c}</li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      </section>
+
+      <Section id="faq-title" title="Frequently Asked Questions" tone="soft">
+        <Accordion id="type-faq" items={type.faqs} />
+      </Section>
+
+      <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={place} />
+    </Layout>
+  );
+}

@@ -1,0 +1,143 @@
+import type { PageContext } from '../../src/render/context.js';
+import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import { Breadcrumbs } from '../components/Breadcrumbs.js';
+import { Icon } from '../components/Icon.js';
+import { EMAIL_PATTERN } from '../components/Questionnaire.js';
+import { Section } from '../components/Section.js';
+import { Layout } from '../layout/Layout.js';
+import { trail } from './shared.js';
+
+/** /contact: phone, e-mail, hours, service areas, reasons to choose us, and a message form. */
+export function ContactPage(ctx: PageContext) {
+  const { site } = ctx;
+  const { phone, email, officeHours, emergencyHours, leadEndpoint } = site.settings;
+  const crumbs = trail(ctx, 'Contact');
+  return (
+    <Layout ctx={ctx} jsonLd={[business(site), breadcrumbs(site, crumbs)]}>
+      <Breadcrumbs trail={crumbs} />
+      <section className="hero">
+        <div className="container">
+          <h1>Contact Us</h1>
+          <p className="lead">
+            Questions about a claim? Call, write or send us a message. A team member responds within
+            24 hours.
+          </p>
+        </div>
+      </section>
+
+      <section className="section" aria-label="How to reach us">
+        <div className="container contact-grid">
+          <div className="contact-cards">
+            <div className="card">
+              <Icon name="phone" />
+              <h2>Phone Support 24/7</h2>
+              <p>
+                <a className="big-link" href={`tel:+${phone.replace(/\D/g, '')}`}>
+                  {phone}
+                </a>
+              </p>
+              <p className="muted">Toll-free across Canada, day and night.</p>
+            </div>
+            <div className="card">
+              <Icon name="mail" />
+              <h2>Email</h2>
+              <p>
+                <a className="big-link" href={`mailto:${email}`}>
+                  {email}
+                </a>
+              </p>
+            </div>
+            <div className="card">
+              <Icon name="clock" />
+              <h2>Hours</h2>
+              <dl className="hours">
+                <dt>Emergency response</dt>
+                <dd>{emergencyHours}</dd>
+                <dt>Office hours</dt>
+                <dd>{officeHours}</dd>
+              </dl>
+            </div>
+          </div>
+
+          <form
+            className="contact-form card"
+            method="post"
+            action={leadEndpoint}
+            data-contact-form=""
+            aria-labelledby="contact-form-title"
+          >
+            <h2 id="contact-form-title">Send Us a Message</h2>
+            <input type="hidden" name="form" value="contact" />
+            <input type="hidden" name="page" value="/contact" />
+            <input type="hidden" name="submissionId" value="" data-submission-id="" />
+            <div className="hp" aria-hidden="true">
+              <label>
+                Leave this field empty
+                <input type="text" name="website" tabIndex={-1} autoComplete="off" />
+              </label>
+            </div>
+            <div className="field">
+              <label htmlFor="c-name">Full name</label>
+              <input
+                id="c-name"
+                name="fullName"
+                type="text"
+                autoComplete="name"
+                required
+                maxLength={200}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor="c-email">Email</label>
+              <input
+                id="c-email"
+                name="email"
+                type="email"
+                autoComplete="email"
+                required
+                pattern={EMAIL_PATTERN}
+                maxLength={254}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor="c-phone">Phone number</label>
+              <input id="c-phone" name="phone" type="tel" autoComplete="tel" maxLength={40} />
+            </div>
+            <div className="field">
+              <label htmlFor="c-message">Message</label>
+              <textarea id="c-message" name="message" rows={5} required maxLength={5000} />
+            </div>
+            <div className="form-error" role="alert" data-form-error="" />
+            <button type="submit" className="button button-accent">
+              Send Message
+            </button>
+          </form>
+        </div>
+      </section>
+
+      <Section id="areas-title" title="Service Areas" tone="soft">
+        <ul className="area-grid">
+          {site.national.areas.map((a) => (
+            <li key={a.slug}>
+              <a className="area-card" href={`/canada/${a.slug}`}>
+                <Icon name="pin" size={20} />
+                <span>{a.name}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section id="reasons-title" title="Why Choose Us">
+        <ul className="card-grid">
+          {site.content.about.reasons.map((r) => (
+            <li key={r.title} className="card">
+              <h3>{r.title}</h3>
+              <p>{r.description}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
+    </Layout>
+  );
+}

@@ -1,0 +1,49 @@
+import type { PageContext } from '../../src/render/context.js';
+import { breadcrumbs, business, faqPage } from '../../src/render/structured-data.js';
+import { Accordion } from '../components/Accordion.js';
+import { Breadcrumbs } from '../components/Breadcrumbs.js';
+import { CallToAction } from '../components/CallToAction.js';
+import { Section } from '../components/Section.js';
+import { Layout } from '../layout/Layout.js';
+import { trail } from './shared.js';
+
+/** /faq: five accordion groups, with FAQPage structured data in the head. */
+export function FaqPage(ctx: PageContext) {
+  const { site } = ctx;
+  const { groups } = site.content.faq;
+  const crumbs = trail(ctx, 'FAQ');
+  return (
+    <Layout
+      ctx={ctx}
+      jsonLd={[business(site), breadcrumbs(site, crumbs), faqPage(groups.flatMap((g) => g.items))]}
+    >
+      <Breadcrumbs trail={crumbs} />
+      <section className="hero">
+        <div className="container">
+          <h1>Frequently Asked Questions</h1>
+          <p className="lead">
+            Straight answers about public adjusters in Canada: what they do, what they cost and what
+            to expect from your claim.
+          </p>
+          <nav aria-label="FAQ topics">
+            <ul className="chips chips-light">
+              {groups.map((g) => (
+                <li key={g.id}>
+                  <a className="chip" href={`#${g.id}`}>
+                    {g.title}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
+      </section>
+      {groups.map((g, i) => (
+        <Section key={g.id} id={g.id} title={g.title} tone={i % 2 ? 'soft' : 'plain'}>
+          <Accordion id={`faq-${g.id}`} items={g.items} />
+        </Section>
+      ))}
+      <CallToAction phone={site.settings.phone} scope="canada" place="your area" />
+    </Layout>
+  );
+}

@@ -1,0 +1,25 @@
+import type { PageContext } from '../../src/render/context.js';
+import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import { Breadcrumbs } from '../components/Breadcrumbs.js';
+import { Layout } from '../layout/Layout.js';
+import { trail } from './shared.js';
+
+/** /privacy and /terms, from Markdown in data/pages/. */
+export function LegalPage(ctx: PageContext) {
+  const { site, page } = ctx;
+  const doc = page.route === 'privacy' ? site.content.privacy : site.content.terms;
+  const crumbs = trail(ctx, doc.title);
+  return (
+    <Layout ctx={ctx} jsonLd={[business(site), breadcrumbs(site, crumbs)]}>
+      <Breadcrumbs trail={crumbs} />
+      <article className="section">
+        <div className="container prose">
+          <h1>{doc.title}</h1>
+          <p className="muted">Last updated {doc.updated}</p>
+          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown from data/, raw HTML escaped by renderMarkdown */}
+          <div dangerouslySetInnerHTML={{ __html: doc.html }} />
+        </div>
+      </article>
+    </Layout>
+  );
+}

@@ -1,0 +1,22 @@
+import type { PageContext } from '../../src/render/context.js';
+import type { City } from '../../src/site/model.js';
+import type { Crumb } from '../components/Breadcrumbs.js';
+
+/** The city a page is about; site pages speak for the whole country. */
+export const cityOf = (ctx: PageContext): City => ctx.page.city ?? ctx.site.national;
+
+/** Fills the {city} placeholder of shared content. */
+export const fill = (text: string, place: string) => text.replaceAll('{city}', place);
+
+export const population = new Intl.NumberFormat('en-CA');
+
+/** Home > City > this page, for city pages; Home > this page otherwise. */
+export function trail(ctx: PageContext, current: string): Crumb[] {
+  const { page } = ctx;
+  const crumbs: Crumb[] = [{ name: 'Home', path: '/' }];
+  const city = page.city;
+  if (city && page.path !== `/${city.slug}`)
+    crumbs.push({ name: city.name, path: `/${city.slug}` });
+  crumbs.push({ name: current, path: page.path });
+  return crumbs;
+}
