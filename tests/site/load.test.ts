@@ -261,6 +261,30 @@ describe('data rules reject a bad record and name file, record and field', () =>
 });
 
 describe('text in the data reaches pages as text', () => {
+  it('keeps a value holding </script> inside its JSON-LD script element', async () => {
+    const evil = 'North</script><script>alert(1)</script>';
+    const r = await loadEdited(({ on }) => {
+      Object.assign(on[0] ?? {}, { areas: [evil, 'Etobicoke'] });
+    });
+    expect(r.issues).toEqual([]);
+    const out = path.join(await tempDir(), 'dist');
+    await build({ dataDir: r.dir, outDir: out });
+    const html = await readFile(
+      path.join(out, 'toronto/northscriptscriptalert1script/index.html'),
+      'utf8',
+    );
+    expect(html).not.toContain('<script>alert(1)');
+    const blocks = [
+      ...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g),
+    ].map((m) => m[1] ?? '');
+    expect(blocks.length).toBeGreaterThan(0);
+    const names = blocks
+      .flatMap((b) => [JSON.parse(b)].flat())
+      .flatMap((d) => d.itemListElement ?? [])
+      .map((i: { name: string }) => i.name);
+    expect(names).toContain(evil);
+  });
+
   it('shows markup in a description as text, never as markup', async () => {
     const r = await loadEdited(({ on }) => {
       Object.assign(on[0] ?? {}, {

@@ -1,0 +1,532 @@
+import { type HTMLElement, parse } from 'node-html-parser';
+import { describe, expect, it } from 'vitest';
+import { renderPage } from '../src/render/render.js';
+import { aggregateRating } from '../src/render/structured-data.js';
+import { buildPages } from '../src/routes.js';
+import { loadSite } from '../src/site/load.js';
+import { slugify } from '../src/site/slug.js';
+import { percentIncrease } from '../templates/components/Testimonials.js';
+import { TEMPLATES } from '../templates/pages/index.js';
+import { BUNDLED_DATA } from './helpers.js';
+
+const site = await loadSite(BUNDLED_DATA);
+const pages = buildPages(site);
+const assets = { css: '/assets/site.css', js: '/assets/app.js' };
+
+function render(path: string): HTMLElement {
+  const page = pages.find((p) => p.path === path);
+  if (!page) throw new Error(`no page ${path}`);
+  return parse(renderPage({ site, page, pages, assets }, TEMPLATES));
+}
+
+const text = (el: HTMLElement | null | undefined) =>
+  el?.textContent.replace(/\s+/g, ' ').trim() ?? '';
+const hrefs = (root: HTMLElement, selector: string) =>
+  root.querySelectorAll(selector).map((a) => a.getAttribute('href'));
+const jsonLd = (root: HTMLElement) =>
+  root.querySelectorAll('script[type="application/ld+json"]').flatMap((s) => {
+    const data = JSON.parse(s.textContent);
+    return Array.isArray(data) ? data : [data];
+  });
+const types = (root: HTMLElement) => jsonLd(root).map((d) => d['@type']);
+
+describe('shared layout', () => {
+  it('has the header links, the phone link and the assessment button, scoped to the city', () => {
+    const home = render('/');
+    const nav = home.querySelector('header nav');
+    expect(nav?.querySelectorAll('ul a').map((a) => [text(a), a.getAttribute('href')])).toEqual([
+      ['Home', '/'],
+      ['About', '/canada/about'],
+      ['Services', '/canada/services'],
+      ['FAQ', '/faq'],
+      ['Contact', '/contact'],
+    ]);
+    expect(nav?.querySelector('a[href="tel:+18883399809"]')?.textContent).toBe('1-888-339-9809');
+    expect(text(nav?.querySelector('a.button'))).toBe('Free Claim Assessment');
+    const toronto = render('/toronto/fire-damage-claims');
+    expect(hrefs(toronto, 'header nav ul a')).toEqual([
+      '/',
+      '/toronto/about',
+      '/toronto/services',
+      '/faq',
+      '/contact',
+    ]);
+    for (const sitePage of [
+      '/services',
+      '/about',
+      '/faq',
+      '/contact',
+      '/privacy',
+      '/terms',
+      '/sitemap',
+    ]) {
+      expect(hrefs(render(sitePage), 'header nav ul a').slice(1, 3), sitePage).toEqual([
+        '/canada/about',
+        '/canada/services',
+      ]);
+    }
+  });
+
+  it('has a mobile menu toggle bound to the menu', () => {
+    const root = render('/');
+    const toggle = root.querySelector('button[data-menu-toggle]');
+    expect(toggle?.getAttribute('aria-expanded')).toBe('false');
+    expect(toggle?.getAttribute('aria-controls')).toBe('site-menu');
+    expect(root.querySelector('#site-menu')?.hasAttribute('data-menu')).toBe(true);
+  });
+
+  it('has the footer links, scoped to the city, with the four most populous cities', () => {
+    const check = (path: string, scope: string) => {
+      const links = hrefs(render(path), 'footer a');
+      for (const seg of [
+        'services',
+        'residential-claims',
+        'commercial-claims',
+        'fire-damage-claims',
+        'flood-damage-claims',
+        'storm-damage-claims',
+        'other-damage-claims',
+        'public-adjusters',
+        'top-adjusters',
+        'claims-offices',
+      ]) {
+        expect(links, `${path} ${seg}`).toContain(`/${scope}/${seg}`);
+      }
+      for (const l of [
+        '/privacy',
+        '/terms',
+        '/sitemap',
+        '/canada/public-adjusters',
+        '/blog',
+        '/faq',
+        '/contact',
+      ])
+        expect(links).toContain(l);
+      const cities = links.filter(
+        (l) =>
+          /^\/[a-z-]+\/public-adjusters$/.test(l ?? '') &&
+          l !== `/${scope}/public-adjusters` &&
+          l !== '/canada/public-adjusters',
+      );
+      expect(cities).toEqual([
+        '/toronto/public-adjusters',
+        '/montreal/public-adjusters',
+        '/calgary/public-adjusters',
+        '/ottawa/public-adjusters',
+      ]);
+    };
+    check('/', 'canada');
+    check('/faq', 'canada');
+    check('/vancouver/about', 'vancouver');
+  });
+
+  it('gives every page one h1, lang en-CA, a title, a description and Open Graph tags', () => {
+    for (const p of [
+      '/',
+      '/toronto',
+      '/toronto/scarborough',
+      '/faq',
+      '/blog/after-a-house-fire',
+      '/confirmation',
+    ]) {
+      const root = render(p);
+      expect(root.querySelectorAll('h1'), p).toHaveLength(1);
+      expect(root.querySelector('html')?.getAttribute('lang')).toBe('en-CA');
+      expect(root.querySelector('title')?.textContent).toBeTruthy();
+      expect(root.querySelector('meta[name="description"]')?.getAttribute('content')).toBeTruthy();
+      expect(root.querySelector('meta[property="og:title"]')).not.toBeNull();
+    }
+  });
+});
+
+describe('home page', () => {
+  const root = render('/');
+  it('offers a free property damage assessment with the three trust badges', () => {
+    expect(text(root.querySelector('h1'))).toBe('Free Property Damage Assessment');
+    expect(root.querySelectorAll('.badge h2').map(text)).toEqual([
+      'Licensed Adjusters',
+      '95% Success Rate',
+      '24/7 Support',
+    ]);
+  });
+  it('lists the 6 most populous cities with four links each', () => {
+    const cards = root.querySelectorAll('.city-card');
+    expect(cards.map((c) => text(c.querySelector('h3')))).toEqual([
+      'Toronto',
+      'Montreal',
+      'Calgary',
+      'Ottawa',
+      'Edmonton',
+      'Winnipeg',
+    ]);
+    for (const card of cards) {
+      const slug = slugify(text(card.querySelector('h3')));
+      expect(hrefs(card, '.link-list a')).toEqual([
+        `/${slug}/public-adjusters`,
+        `/${slug}/top-adjusters`,
+        `/${slug}/claims-offices`,
+        `/${slug}/free-consultation`,
+      ]);
+    }
+  });
+  it('ends with a call to action and carries the business JSON-LD with the toll-free phone', () => {
+    expect(root.querySelector('.cta a[href="/canada/free-consultation"]')).not.toBeNull();
+    const business = jsonLd(root).find((d) => d['@type'] === 'ProfessionalService');
+    expect(business.telephone).toBe('+1-888-339-9809');
+  });
+});
+
+describe('city pages', () => {
+  it('city home: questionnaire, How It Works, intro, neighbourhood chips, four FAQs, call to action', () => {
+    const root = render('/toronto');
+    const toronto = site.bySlug.get('toronto');
+    expect(root.querySelector('form[data-questionnaire]')?.getAttribute('action')).toBe(
+      '/api/lead',
+    );
+    expect(root.querySelectorAll('#how-title ~ .steps > li')).toHaveLength(3);
+    expect(text(root.querySelector('.prose p'))).toBe(toronto?.description);
+    expect(hrefs(root, '.chips a')).toEqual(toronto?.areas.map((a) => `/toronto/${a.slug}`));
+    const faq = root.querySelectorAll('.accordion-heading button').map(text);
+    expect(faq).toHaveLength(4);
+    expect(faq.join(' ')).toContain('Toronto');
+    expect(text(root)).toContain('5-15%');
+    expect(root.querySelector('.cta')).not.toBeNull();
+    expect(types(root)).toEqual(['ProfessionalService', 'BreadcrumbList', 'Service', 'FAQPage']);
+  });
+
+  it('canada/public-adjusters has no neighbourhood chips', () => {
+    const root = render('/canada/public-adjusters');
+    expect(text(root.querySelector('h1'))).toBe('Public Adjusters in Canada');
+    expect(root.querySelector('.chips')).toBeNull();
+    const service = jsonLd(root).find((d) => d['@type'] === 'Service');
+    expect(service.areaServed).toContainEqual({
+      '@type': 'GeoCircle',
+      geoMidpoint: { '@type': 'GeoCoordinates', latitude: 56.13, longitude: -106.35 },
+      geoRadius: 50000,
+    });
+  });
+
+  it('a city service area is a 50 km circle around the city', () => {
+    const service = jsonLd(render('/calgary/public-adjusters')).find(
+      (d) => d['@type'] === 'Service',
+    );
+    const calgary = site.bySlug.get('calgary');
+    expect(service.areaServed[0]).toMatchObject({
+      '@type': 'City',
+      name: 'Calgary',
+      containedInPlace: { name: 'Alberta' },
+    });
+    expect(service.areaServed[1]).toEqual({
+      '@type': 'GeoCircle',
+      geoMidpoint: {
+        '@type': 'GeoCoordinates',
+        latitude: calgary?.coordinates.lat,
+        longitude: calgary?.coordinates.lng,
+      },
+      geoRadius: 50000,
+    });
+  });
+
+  it('questionnaire pages carry the spec titles', () => {
+    expect(text(render('/toronto/top-adjusters').querySelector('h1'))).toBe(
+      'Top-Rated Public Adjusters in Toronto',
+    );
+    expect(text(render('/toronto/claims-offices').querySelector('h1'))).toBe(
+      'Claims Offices in Toronto',
+    );
+    expect(text(render('/toronto/free-consultation').querySelector('h1'))).toBe(
+      'Free Insurance Claim Assessment in Toronto',
+    );
+    expect(
+      render('/toronto/top-adjusters').querySelector('form[data-questionnaire]'),
+    ).not.toBeNull();
+  });
+
+  it('city about: six service types, the statistics, area cards, process, testimonials', () => {
+    const root = render('/halifax/about');
+    expect(root.querySelectorAll('#types-title ~ .card-grid > li')).toHaveLength(6);
+    expect(
+      root
+        .querySelectorAll('.stat')
+        .map((s) => [text(s.querySelector('dd')), text(s.querySelector('dt'))]),
+    ).toEqual([
+      ['1000+', 'Satisfied Clients'],
+      ['95%', 'Success Rate'],
+      ['24/7', 'Emergency Response'],
+    ]);
+    const halifax = site.bySlug.get('halifax');
+    expect(hrefs(root, '.area-card')).toEqual(halifax?.areas.map((a) => `/halifax/${a.slug}`));
+    expect(root.querySelectorAll('#process-title ~ .steps > li').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('testimonials: six, rated 5, duplicated for looping, with the percentage increase formula', () => {
+    const root = render('/toronto/about');
+    const lists = root.querySelectorAll('.carousel-list');
+    expect(lists).toHaveLength(2);
+    expect(lists[1]?.getAttribute('aria-hidden')).toBe('true');
+    const cards = lists[0]?.querySelectorAll('.testimonial') ?? [];
+    expect(cards).toHaveLength(6);
+    site.content.testimonials.forEach((t, i) => {
+      expect(text(cards[i]?.querySelector('.increase'))).toBe(
+        `+${Math.round((t.finalSettlement / t.insurerOffer - 1) * 100)}%`,
+      );
+      expect(cards[i]?.querySelector('.stars')?.getAttribute('aria-label')).toBe(
+        'Rated 5 out of 5',
+      );
+    });
+    expect(percentIncrease({ insurerOffer: 40000, finalSettlement: 62500 })).toBe(56);
+    expect(percentIncrease({ insurerOffer: 3, finalSettlement: 4 })).toBe(33);
+  });
+
+  it('the aggregate rating is the mean of the first half of the testimonials', () => {
+    const t = site.content.testimonials;
+    expect(aggregateRating(t)).toMatchObject({ ratingValue: 5, reviewCount: 3 });
+    const mixed = t.map((x, i) => ({ ...x, rating: [5, 4, 3, 1, 1, 1][i] })) as unknown as typeof t;
+    expect(aggregateRating(mixed).ratingValue).toBe(4);
+  });
+
+  it('services: six cards with the spec titles, four features each, linking to claim-type pages', () => {
+    for (const [path, scope] of [
+      ['/services', 'canada'],
+      ['/regina/services', 'regina'],
+    ] as const) {
+      const root = render(path);
+      const cards = root.querySelectorAll('.service-card');
+      expect(cards.map((c) => text(c.querySelector('h3')))).toEqual([
+        'Residential',
+        'Commercial',
+        'Fire Damage',
+        'Flood Damage',
+        'Wind & Storm',
+        'Other Damage',
+      ]);
+      for (const c of cards) expect(c.querySelectorAll('.checklist li')).toHaveLength(4);
+      expect(cards.map((c) => c.querySelector('.card-link')?.getAttribute('href'))).toEqual(
+        [
+          'residential-claims',
+          'commercial-claims',
+          'fire-damage-claims',
+          'flood-damage-claims',
+          'storm-damage-claims',
+          'other-damage-claims',
+        ].map((s) => `/${scope}/${s}`),
+      );
+    }
+  });
+
+  it('claim-type pages: assessment form, Assessment/Documentation/Negotiation, features, causes, coverage, FAQs', () => {
+    const seen = new Set<string>();
+    for (const seg of [
+      'residential-claims',
+      'commercial-claims',
+      'fire-damage-claims',
+      'flood-damage-claims',
+      'storm-damage-claims',
+      'other-damage-claims',
+    ]) {
+      const root = render(`/winnipeg/${seg}`);
+      expect(
+        root.querySelector('form[data-questionnaire] input[name="form"]')?.getAttribute('value'),
+      ).toBe('assessment');
+      expect(root.querySelectorAll('#how-title ~ .steps h3').map(text)).toEqual([
+        'Assessment',
+        'Documentation',
+        'Negotiation',
+      ]);
+      expect(root.querySelectorAll('#features-title ~ .checklist li').length).toBeGreaterThan(0);
+      expect(root.querySelectorAll('#causes-title ~ ul li').length).toBeGreaterThan(0);
+      expect(root.querySelectorAll('#coverage-title ~ ul li').length).toBeGreaterThan(0);
+      expect(root.querySelectorAll('.accordion-item').length).toBeGreaterThan(0);
+      expect(types(root)).toContain('FAQPage');
+      seen.add(text(root.querySelector('.hero .lead')));
+    }
+    expect(seen.size).toBe(6);
+  });
+
+  it('area pages: the form, nearby cities and FAQs, naming the area and the city', () => {
+    const root = render('/toronto/scarborough');
+    expect(text(root.querySelector('h1'))).toBe('Public Adjusters in Scarborough, Toronto');
+    expect(root.querySelector('form[data-questionnaire]')).not.toBeNull();
+    const nearby = hrefs(root, '.city-links a');
+    expect(nearby).toHaveLength(6);
+    expect(nearby).not.toContain('/toronto/public-adjusters');
+    expect(nearby[0]).toMatch(
+      /^\/(mississauga|markham|vaughan|richmond-hill|pickering)\/public-adjusters$/,
+    );
+    expect(root.querySelectorAll('.accordion-item')).toHaveLength(4);
+    expect(text(root.querySelector('#faq-title')?.parentNode)).toContain('Scarborough, Toronto');
+  });
+
+  it('province pages under canada list the province cities', () => {
+    const root = render('/canada/saskatchewan');
+    expect(text(root.querySelector('h1'))).toBe('Public Adjusters in Saskatchewan');
+    expect(hrefs(root, '.city-links a')).toEqual(
+      site.cities.filter((c) => c.provinceCode === 'SK').map((c) => `/${c.slug}/public-adjusters`),
+    );
+  });
+});
+
+describe('site pages', () => {
+  it('/faq: five accordion groups and FAQPage JSON-LD in the head', () => {
+    const root = render('/faq');
+    expect(root.querySelectorAll('.accordion')).toHaveLength(5);
+    expect(
+      root
+        .querySelectorAll('section h2')
+        .map((h) => h.getAttribute('id'))
+        .filter((id) =>
+          ['general', 'process', 'residential', 'commercial', 'specialized'].includes(id ?? ''),
+        ),
+    ).toEqual(['general', 'process', 'residential', 'commercial', 'specialized']);
+    const faq = root
+      .querySelectorAll('head script[type="application/ld+json"]')
+      .flatMap((s) => JSON.parse(s.textContent))
+      .find((d) => d['@type'] === 'FAQPage');
+    expect(faq.mainEntity).toHaveLength(
+      site.content.faq.groups.reduce((n, g) => n + g.items.length, 0),
+    );
+  });
+
+  it('/contact: phone 24/7, e-mail, hours, service areas, reasons and a message form', () => {
+    const root = render('/contact');
+    const all = text(root);
+    for (const t of [
+      'Phone Support 24/7',
+      '1-888-339-9809',
+      'help@claimright.ca',
+      'Mon-Fri 9am-8pm EST',
+      'Emergency response',
+      'Service Areas',
+      'Why Choose Us',
+    ])
+      expect(all).toContain(t);
+    const form = root.querySelector('form[data-contact-form]');
+    expect(
+      form
+        ?.querySelectorAll('label')
+        .map(text)
+        .filter((l) => !l.startsWith('Leave')),
+    ).toEqual(['Full name', 'Email', 'Phone number', 'Message']);
+    expect(hrefs(root, '.area-card')).toHaveLength(13);
+  });
+
+  it('/privacy: seven sections, last updated 14 March 2024, privacy e-mail and phone', () => {
+    const root = render('/privacy');
+    expect(text(root)).toContain('Last updated 14 March 2024');
+    expect(root.querySelectorAll('.prose h2').map(text)).toEqual([
+      'Information We Collect',
+      'How We Use Your Information',
+      'How We Share Your Information',
+      'Data Security',
+      'Your Rights',
+      'Contact Us',
+      'Updates to This Policy',
+    ]);
+    expect(text(root.querySelector('main'))).toContain('privacy@claimright.ca');
+    expect(text(root.querySelector('main'))).toContain('1-888-339-9809');
+  });
+
+  it('/terms: last updated March 14, 2024, fees only on success, negotiation then mediation then arbitration', () => {
+    const root = render('/terms');
+    const main = text(root.querySelector('main'));
+    expect(main).toContain('Last updated March 14, 2024');
+    expect(main).toMatch(/no upfront fees/i);
+    expect(main).toMatch(/negotiat[\s\S]*mediation[\s\S]*binding arbitration/i);
+    expect(main).toMatch(/e-?mail/i);
+  });
+
+  it('/sitemap: noindex, provinces alphabetical, cities by population, Territories apart, link to sitemap.xml', () => {
+    const root = render('/sitemap');
+    expect(root.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex');
+    expect(root.querySelector('link[rel="canonical"]')).toBeNull();
+    expect(root.querySelector('a[href="/sitemap.xml"]')).not.toBeNull();
+    const headings = root.querySelectorAll('main h2, main h3').map(text);
+    const terr = headings.indexOf('Territories');
+    expect(headings.slice(headings.indexOf('Provinces') + 1, terr)).toEqual([
+      'Alberta',
+      'British Columbia',
+      'Manitoba',
+      'New Brunswick',
+      'Newfoundland and Labrador',
+      'Nova Scotia',
+      'Ontario',
+      'Prince Edward Island',
+      'Quebec',
+      'Saskatchewan',
+    ]);
+    expect(headings.slice(terr + 1)).toEqual(['Northwest Territories', 'Nunavut', 'Yukon']);
+    const ontario = root.querySelector('#p-on')?.parentNode;
+    const cities = ontario?.querySelectorAll('.sitemap-city') ?? [];
+    const pops = cities.map((c) => Number(text(c.querySelector('.muted')).replace(/\D/g, '')));
+    expect(pops).toEqual([...pops].sort((a, b) => b - a));
+    expect(pops[0]).toBe(2794356);
+    expect(hrefs(cities[0] as HTMLElement, '.link-row a')).toEqual([
+      '/toronto/public-adjusters',
+      '/toronto/top-adjusters',
+      '/toronto/claims-offices',
+      '/toronto/free-consultation',
+    ]);
+    expect(root.querySelectorAll('.sitemap-city')).toHaveLength(site.cities.length);
+  });
+
+  it('/confirmation: outside the layout, noindex, 24 hours, phone and e-mail, return button, "your city"', () => {
+    const root = render('/confirmation');
+    expect(root.querySelector('.site-header')).toBeNull();
+    expect(root.querySelector('.site-footer')).toBeNull();
+    expect(root.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex');
+    const main = text(root.querySelector('main'));
+    expect(main).toContain('within 24 hours');
+    expect(main).toContain('1-888-339-9809');
+    expect(main).toContain('help@claimright.ca');
+    expect(text(root.querySelector('[data-confirmation-city]'))).toBe('your city');
+    expect(text(root.querySelector('[data-history-back]'))).toBe('Return to Previous Page');
+  });
+
+  it('404: City Not Found with quick links, and the Page Not Found screen', () => {
+    const root = render('/404');
+    expect(text(root.querySelector('h1'))).toBe('City Not Found');
+    expect(hrefs(root, '[data-not-found="city"] .chips a')).toEqual([
+      '/toronto',
+      '/vancouver',
+      '/montreal',
+      '/calgary',
+    ]);
+    expect(root.querySelector('[data-not-found="city"] a[href="/"]')).not.toBeNull();
+    const service = root.querySelector('[data-not-found="service"]');
+    expect(text(service?.querySelector('h2'))).toBe('Page Not Found');
+    expect(text(service)).toContain('The requested service could not be found.');
+    expect(text(root.querySelector('[data-not-found="plain"]'))).toBe('City not found');
+  });
+
+  it('/blog lists at least three articles and each renders from Markdown', () => {
+    const root = render('/blog');
+    const links = hrefs(root, '.post-list h2 a');
+    expect(links.length).toBeGreaterThanOrEqual(3);
+    for (const slug of [
+      'basement-flood-first-steps',
+      'after-a-house-fire',
+      'public-adjuster-fees-explained',
+    ])
+      expect(links).toContain(`/blog/${slug}`);
+    const post = render('/blog/public-adjuster-fees-explained');
+    expect(post.querySelectorAll('.prose h2').length).toBeGreaterThan(1);
+    expect(types(post)).toContain('Article');
+  });
+});
+
+describe('structured data', () => {
+  it('parses on every page, with BreadcrumbList on every nested page', () => {
+    // The JSON-LD scripts alone: every page is rendered, so skip building a DOM for each.
+    const scripts = /<script type="application\/ld\+json">([^<]*)<\/script>/g;
+    for (const page of pages) {
+      const html = renderPage({ site, page, pages, assets }, TEMPLATES);
+      const t = [...html.matchAll(scripts)]
+        .flatMap((m) => [JSON.parse(m[1] ?? '')].flat())
+        .map((d) => d['@type']);
+      if (page.indexable) expect(t, page.path).toContain('ProfessionalService');
+      if (page.path.split('/').length > 2) expect(t, page.path).toContain('BreadcrumbList');
+      if (['claim-type', 'area', 'city-home', 'questionnaire'].includes(page.route))
+        expect(t, page.path).toContain('Service');
+    }
+  });
+});
