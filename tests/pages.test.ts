@@ -11,7 +11,7 @@ import { BUNDLED_DATA } from './helpers.js';
 
 const site = await loadSite(BUNDLED_DATA);
 const pages = buildPages(site);
-const assets = { css: '/assets/site.css', js: '/assets/app.js' };
+const assets = { css: '/assets/site.css', js: '/assets/app.js', cityIndex: '/assets/cities.json' };
 
 function render(path: string): HTMLElement {
   const page = pages.find((p) => p.path === path);

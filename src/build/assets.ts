@@ -14,13 +14,18 @@ export interface Assets {
   /** URLs pages link to. */
   css: string;
   js: string;
+  /** The not-found page's city index: [slug, population] pairs. */
+  cityIndex: string;
 }
 
-const hashed = (name: string, ext: string, contents: Uint8Array) =>
+export const hashed = (name: string, ext: string, contents: Uint8Array) =>
   `assets/${name}.${createHash('sha256').update(contents).digest('hex').slice(0, 10)}.${ext}`;
 
-/** The browser script and the stylesheet, minified, with content-hashed names. */
-export async function buildAssets(root: string): Promise<Assets> {
+/** The browser script, the stylesheet and the city index, with content-hashed names. */
+export async function buildAssets(
+  root: string,
+  cities: ReadonlyArray<{ slug: string; population: number }>,
+): Promise<Assets> {
   const [js, css, favicon] = await Promise.all([
     esbuild.build({
       entryPoints: [path.join(root, 'src/client/main.ts')],
@@ -46,13 +51,20 @@ export async function buildAssets(root: string): Promise<Assets> {
   if (!jsBytes || !cssBytes) throw new Error('esbuild produced no output for the client assets');
   const jsFile = hashed('app', 'js', jsBytes);
   const cssFile = hashed('site', 'css', cssBytes);
+  // Small and loaded only by the not-found page, which applies the city lookup in the browser.
+  const indexBytes = new TextEncoder().encode(
+    JSON.stringify(cities.map((c) => [c.slug, c.population])),
+  );
+  const indexFile = hashed('cities', 'json', indexBytes);
   return {
     files: [
       { file: jsFile, contents: jsBytes },
       { file: cssFile, contents: cssBytes },
+      { file: indexFile, contents: indexBytes },
       { file: 'favicon.svg', contents: favicon },
     ],
     js: `/${jsFile}`,
     css: `/${cssFile}`,
+    cityIndex: `/${indexFile}`,
   };
 }

@@ -4,6 +4,7 @@ import type { PageContext } from '../render/context.js';
 import { renderPage } from '../render/render.js';
 import { buildPages, type Page, ROUTES, type Route, type RouteId } from '../routes.js';
 import { loadSite } from '../site/load.js';
+import { allCities } from '../site/model.js';
 import { buildAssets } from './assets.js';
 import { packageRoot } from './root.js';
 import { buildSitemaps, robotsTxt } from './sitemap.js';
@@ -38,7 +39,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const pages = buildPages(site, options.routes ?? ROUTES);
   assertUniqueFiles(pages);
   const templates = options.templates ?? TEMPLATES;
-  const assets = await buildAssets(packageRoot());
+  const assets = await buildAssets(packageRoot(), allCities(site));
 
   const staging = await Staging.open(options.outDir);
   try {

@@ -1,5 +1,19 @@
 // Progressive enhancement of the server-rendered markup; every page works without it.
+import { initAccordion } from './accordion.js';
+import { initAnalytics } from './analytics.js';
+import { initCarousel } from './carousel.js';
+import { initConfirmation } from './confirmation.js';
 import { initMenu } from './menu.js';
+import { initNotFound } from './not-found.js';
+import { initContactForm, initQuestionnaire } from './questionnaire.js';
 
-document.documentElement.classList.remove('no-js');
 initMenu(document);
+for (const f of document.querySelectorAll<HTMLFormElement>('form[data-questionnaire]'))
+  initQuestionnaire(f);
+for (const f of document.querySelectorAll<HTMLFormElement>('form[data-contact-form]'))
+  initContactForm(f);
+for (const a of document.querySelectorAll<HTMLElement>('[data-accordion]')) initAccordion(a);
+for (const c of document.querySelectorAll<HTMLElement>('[data-carousel]')) initCarousel(c);
+initConfirmation(document);
+void initNotFound(document);
+initAnalytics(document);

@@ -7,7 +7,7 @@ export interface PageContext {
   page: Page;
   /** Every page of the build, for pages that list others (the HTML sitemap). */
   pages: readonly Page[];
-  assets: { css: string; js: string };
+  assets: { css: string; js: string; cityIndex: string };
 }
 
 /** The city that About, Services and the footer links are scoped to (SPEC §2 shared layout). */

@@ -22,14 +22,9 @@ export function Accordion({ id, items }: { id: string; items: readonly QA[] }) {
                 {item.question}
               </button>
             </h3>
-            <div
-              id={panel}
-              className="accordion-panel"
-              role="region"
-              aria-labelledby={`${id}-q${i + 1}`}
-            >
+            <section id={panel} className="accordion-panel" aria-labelledby={`${id}-q${i + 1}`}>
               <p>{item.answer}</p>
-            </div>
+            </section>
           </div>
         );
       })}

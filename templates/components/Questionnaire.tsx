@@ -63,6 +63,7 @@ export function Questionnaire({
   cityName,
   pagePath,
   kind = 'questionnaire',
+  phone,
 }: {
   title: string;
   intro?: string;
@@ -70,6 +71,8 @@ export function Questionnaire({
   cityName: string;
   pagePath: string;
   kind?: 'questionnaire' | 'assessment';
+  /** Named in the failure message. */
+  phone: string;
 }) {
   return (
     <form
@@ -77,6 +80,7 @@ export function Questionnaire({
       method="post"
       action={endpoint}
       data-questionnaire=""
+      data-phone={phone}
       aria-labelledby="q-title"
     >
       <h2 id="q-title" className="form-title">

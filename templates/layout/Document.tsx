@@ -3,6 +3,8 @@ import type { PageContext } from '../../src/render/context.js';
 import { serializeJsonLd } from '../../src/render/jsonld.js';
 import { canonicalUrl } from '../../src/routes.js';
 
+const MARK_JS = "document.documentElement.className+=' js'";
+
 /** The one document shell every page is rendered into. */
 export function Document({
   ctx,
@@ -18,7 +20,7 @@ export function Document({
   const title = page.route === 'home' ? page.title : `${page.title} | ${siteName}`;
   const url = canonicalUrl(site, page.path);
   return (
-    <html lang="en-CA" className="no-js">
+    <html lang="en-CA" data-ga={site.settings.analyticsId}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -37,6 +39,9 @@ export function Document({
         <meta property="og:locale" content="en_CA" />
         <meta name="theme-color" content="#0b3b60" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* Marks script support before first paint, so script-only styles never flash. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant, written here, no data */}
+        <script dangerouslySetInnerHTML={{ __html: MARK_JS }} />
         <link rel="stylesheet" href={assets.css} />
         {jsonLd.length > 0 && (
           <script

@@ -62,6 +62,7 @@ export function AreaPage(ctx: PageContext) {
           endpoint={site.settings.leadEndpoint}
           cityName={province ? area.name : city.name}
           pagePath={page.path}
+          phone={site.settings.phone}
           kind="assessment"
         />
       </CityHero>

@@ -62,6 +62,7 @@ export function CityLandingPage(ctx: PageContext) {
           endpoint={site.settings.leadEndpoint}
           cityName={city.name}
           pagePath={page.path}
+          phone={site.settings.phone}
         />
       </CityHero>
 

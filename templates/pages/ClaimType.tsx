@@ -37,6 +37,7 @@ export function ClaimTypePage(ctx: PageContext) {
           endpoint={site.settings.leadEndpoint}
           cityName={city.name}
           pagePath={page.path}
+          phone={site.settings.phone}
           kind="assessment"
         />
       </CityHero>

@@ -64,6 +64,7 @@ export function ContactPage(ctx: PageContext) {
             method="post"
             action={leadEndpoint}
             data-contact-form=""
+            data-phone={phone}
             aria-labelledby="contact-form-title"
           >
             <h2 id="contact-form-title">Send Us a Message</h2>
@@ -108,6 +109,7 @@ export function ContactPage(ctx: PageContext) {
               <textarea id="c-message" name="message" rows={5} required maxLength={5000} />
             </div>
             <div className="form-error" role="alert" data-form-error="" />
+            <output className="form-done" data-form-done="" />
             <button type="submit" className="button button-accent">
               Send Message
             </button>

@@ -14,7 +14,7 @@ export function NotFoundPage(ctx: PageContext) {
   ];
   return (
     <Layout ctx={ctx}>
-      <section className="section" data-not-found="city">
+      <section className="section" data-not-found="city" data-city-index={ctx.assets.cityIndex}>
         <div className="container narrow">
           <h1>City Not Found</h1>
           <p className="lead">

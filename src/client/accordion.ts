@@ -1,0 +1,20 @@
+/** SPEC §4: at most one answer open per group; clicking the open question closes it. */
+export function initAccordion(group: HTMLElement): void {
+  const buttons = Array.from(group.querySelectorAll<HTMLButtonElement>('[data-accordion-button]'));
+  const panel = (b: HTMLButtonElement) =>
+    document.getElementById(b.getAttribute('aria-controls') ?? '');
+  const set = (b: HTMLButtonElement, open: boolean) => {
+    b.setAttribute('aria-expanded', String(open));
+    const p = panel(b);
+    if (p) p.hidden = !open;
+  };
+  // Rendered open so the page reads fully without the script; collapsed once it runs.
+  for (const b of buttons) {
+    set(b, false);
+    b.addEventListener('click', () => {
+      const open = b.getAttribute('aria-expanded') === 'true';
+      for (const other of buttons) set(other, false);
+      set(b, !open);
+    });
+  }
+}

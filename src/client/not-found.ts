@@ -1,0 +1,80 @@
+import { type LookupCity, lookupCity } from '../site/lookup.js';
+
+/** Pages that fall back to the national default when the city is unknown (SPEC §2). */
+const FALLBACK = new Set([
+  'about',
+  'services',
+  'free-consultation',
+  'residential-claims',
+  'commercial-claims',
+  'fire-damage-claims',
+  'flood-damage-claims',
+  'storm-damage-claims',
+  'other-damage-claims',
+]);
+
+export type Outcome =
+  | { redirect: string }
+  | { screen: 'city'; typed: string }
+  | { screen: 'service' }
+  | { screen: 'plain' };
+
+/**
+ * What the 404 page does for a path, given the city index: send the visitor to the matching
+ * city's page, or choose one of the spec's not-found screens. Pure, so it is tested directly.
+ */
+export function resolveNotFound(pathname: string, cities: readonly LookupCity[]): Outcome {
+  const segments = pathname.split('/').filter(Boolean).map(safeDecode);
+  const [first = '', ...rest] = segments;
+  const sub = rest[0] ?? '';
+  if (
+    /-claims$/.test(sub) &&
+    !FALLBACK.has(sub) &&
+    rest.length === 1 &&
+    cities.some((c) => c.slug === first)
+  ) {
+    return { screen: 'service' };
+  }
+  const found = lookupCity(first, cities);
+  if (found && found.slug !== first) return { redirect: `/${[found.slug, ...rest].join('/')}` };
+  if (found)
+    return rest.length > 0 ? { redirect: `/${found.slug}` } : { screen: 'city', typed: first };
+  if (sub === 'top-adjusters' || sub === 'claims-offices') return { screen: 'plain' };
+  if (FALLBACK.has(sub) && rest.length === 1) return { redirect: `/canada/${sub}` };
+  if (/-claims$/.test(sub)) return { screen: 'service' };
+  return { screen: 'city', typed: first };
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export async function initNotFound(doc: Document): Promise<void> {
+  const holder = doc.querySelector<HTMLElement>('[data-city-index]');
+  const url = holder?.dataset.cityIndex;
+  if (!url) return;
+  let cities: LookupCity[] = [];
+  try {
+    const res = await fetch(url);
+    if (res.ok)
+      cities = ((await res.json()) as Array<[string, number]>).map(([slug, population]) => ({
+        slug,
+        population,
+      }));
+  } catch {
+    // Without the index the City Not Found screen, already shown, is the right answer.
+  }
+  const outcome = resolveNotFound(location.pathname, cities);
+  if ('redirect' in outcome) {
+    location.replace(outcome.redirect + location.search + location.hash);
+    return;
+  }
+  for (const el of doc.querySelectorAll<HTMLElement>('[data-not-found]'))
+    el.hidden = el.dataset.notFound !== outcome.screen;
+  const typed = doc.querySelector('[data-typed-slug]');
+  if (outcome.screen === 'city' && typed && outcome.typed) typed.textContent = `"${outcome.typed}"`;
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { resolveNotFound } from '../../src/client/not-found.js';
+
+const cities = [
+  { slug: 'canada', population: 38250000 },
+  { slug: 'toronto', population: 2794356 },
+  { slug: 'vancouver', population: 662248 },
+  { slug: 'north-vancouver', population: 88168 },
+  { slug: 'greater-sudbury', population: 166004 },
+];
+
+describe('the not-found page decision', () => {
+  it('sends a near-miss city to the same sub-path under the found city', () => {
+    expect(resolveNotFound('/torontoo/public-adjusters', cities)).toEqual({
+      redirect: '/toronto/public-adjusters',
+    });
+    expect(resolveNotFound('/Sudbury', cities)).toEqual({ redirect: '/greater-sudbury' });
+    expect(resolveNotFound('/van/about', cities)).toEqual({ redirect: '/vancouver/about' });
+    expect(resolveNotFound('/St%20Toronto/services', cities)).toEqual({
+      redirect: '/toronto/services',
+    });
+  });
+
+  it('shows Page Not Found for an unknown claim type under a known city', () => {
+    expect(resolveNotFound('/toronto/meteor-damage-claims', cities)).toEqual({ screen: 'service' });
+    expect(resolveNotFound('/atlantis/meteor-claims', cities)).toEqual({ screen: 'service' });
+  });
+
+  it('sends an unknown page under a known city to the city, never in a loop', () => {
+    expect(resolveNotFound('/toronto/nowhere', cities)).toEqual({ redirect: '/toronto' });
+    expect(resolveNotFound('/canada/atlantis', cities)).toEqual({ redirect: '/canada' });
+  });
+
+  it('falls back to canada on the pages that use the national default', () => {
+    expect(resolveNotFound('/atlantis/services', cities)).toEqual({ redirect: '/canada/services' });
+    expect(resolveNotFound('/atlantis/flood-damage-claims', cities)).toEqual({
+      redirect: '/canada/flood-damage-claims',
+    });
+  });
+
+  it('shows the plain text on top-adjusters and claims-offices, City Not Found elsewhere', () => {
+    expect(resolveNotFound('/atlantis/top-adjusters', cities)).toEqual({ screen: 'plain' });
+    expect(resolveNotFound('/atlantis/claims-offices', cities)).toEqual({ screen: 'plain' });
+    expect(resolveNotFound('/atlantis/public-adjusters', cities)).toEqual({
+      screen: 'city',
+      typed: 'atlantis',
+    });
+    expect(resolveNotFound('/atlantis', cities)).toEqual({ screen: 'city', typed: 'atlantis' });
+    expect(resolveNotFound('/%E0%A4%A', cities)).toEqual({ screen: 'city', typed: '%E0%A4%A' });
+  });
+
+  it('shows City Not Found when the index could not be loaded', () => {
+    expect(resolveNotFound('/torontoo/public-adjusters', [])).toEqual({
+      screen: 'city',
+      typed: 'torontoo',
+    });
+  });
+});

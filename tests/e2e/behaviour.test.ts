@@ -1,0 +1,228 @@
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_DATA, tempDir } from '../helpers.js';
+import { launchBrowser, openPage, startSite, WIDTHS } from './harness.js';
+
+let browser: Browser;
+let site: Awaited<ReturnType<typeof startSite>>;
+
+beforeAll(async () => {
+  [browser, site] = await Promise.all([launchBrowser(), startSite()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+for (const width of WIDTHS) {
+  describe(`at ${width}px`, () => {
+    it('FAQ accordion: one answer open per group, the open one closes, keyboard works', async () => {
+      const { page, context, errors } = await openPage(browser, width);
+      await page.goto(`${site.url}/faq`);
+      const group = page.locator('#general ~ .accordion');
+      const buttons = group.locator('[data-accordion-button]');
+      const expanded = () =>
+        buttons.evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-expanded')));
+      const visible = () =>
+        group
+          .locator('.accordion-panel')
+          .evaluateAll((ps) => ps.map((p) => !(p as HTMLElement).hidden));
+      const n = await buttons.count();
+      expect(await expanded()).toEqual(Array(n).fill('false'));
+      expect(await visible()).toEqual(Array(n).fill(false));
+      await buttons.nth(0).click();
+      expect(await expanded()).toEqual(['true', ...Array(n - 1).fill('false')]);
+      expect((await visible())[0]).toBe(true);
+      await buttons.nth(2).click();
+      expect(await expanded()).toEqual(['false', 'false', 'true', ...Array(n - 3).fill('false')]);
+      // Another group is independent.
+      await page.locator('#process ~ .accordion [data-accordion-button]').first().click();
+      expect((await expanded())[2]).toBe('true');
+      await buttons.nth(2).click();
+      expect(await expanded()).toEqual(Array(n).fill('false'));
+      await buttons.nth(1).focus();
+      await page.keyboard.press('Enter');
+      expect((await expanded())[1]).toBe('true');
+      await page.keyboard.press('Space');
+      expect((await expanded())[1]).toBe('false');
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it('testimonial carousel moves, pauses on hover and focus, and loops at half its width', async () => {
+      const { page, context, errors } = await openPage(browser, width);
+      await page.goto(`${site.url}/toronto/about`);
+      const strip = page.locator('[data-carousel]');
+      await strip.scrollIntoViewIfNeeded();
+      const pos = () => strip.evaluate((el) => el.scrollLeft);
+      const a = await pos();
+      await page.waitForTimeout(400);
+      const b = await pos();
+      expect(b - a).toBeGreaterThan(5);
+      expect(b - a).toBeLessThan(40);
+      await strip.hover();
+      const c = await pos();
+      await page.waitForTimeout(300);
+      expect(await pos()).toBe(c);
+      await page.mouse.move(0, 0);
+      await page.waitForTimeout(200);
+      expect(await pos()).toBeGreaterThan(c);
+      await strip
+        .locator('blockquote')
+        .first()
+        .evaluate((el) => {
+          el.setAttribute('tabindex', '-1');
+          (el as HTMLElement).focus();
+        });
+      const d = await pos();
+      await page.waitForTimeout(300);
+      expect(await pos()).toBe(d);
+      await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+      const half = await strip.evaluate((el) => {
+        el.scrollLeft = el.scrollWidth / 2;
+        return el.scrollWidth / 2;
+      });
+      await page.waitForTimeout(200);
+      expect(await pos()).toBeLessThan(half / 2);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it('not-found page: redirects to the matching city, or shows the right screen', async () => {
+      const { page, context, errors } = await openPage(browser, width);
+      await page.goto(`${site.url}/torontoo/public-adjusters`);
+      await page.waitForURL('**/toronto/public-adjusters');
+      expect(await page.locator('h1').textContent()).toBe('Public Adjusters in Toronto');
+
+      await page.goto(`${site.url}/VANCOUVER/services`);
+      await page.waitForURL('**/vancouver/services');
+
+      const res = await page.goto(`${site.url}/atlantis`);
+      expect(res?.status()).toBe(404);
+      await expect.poll(() => page.locator('[data-typed-slug]').textContent()).toBe('"atlantis"');
+      expect(await page.locator('h1').textContent()).toBe('City Not Found');
+      expect(
+        await page
+          .locator('[data-not-found="city"] .chips a')
+          .evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+      ).toEqual(['/toronto', '/vancouver', '/montreal', '/calgary']);
+
+      await page.goto(`${site.url}/toronto/meteor-damage-claims`);
+      await expect.poll(() => page.locator('[data-not-found="service"]').isVisible()).toBe(true);
+      expect(await page.locator('[data-not-found="city"]').isVisible()).toBe(false);
+      expect(await page.locator('[data-not-found="service"]').textContent()).toContain(
+        'The requested service could not be found.',
+      );
+
+      await page.goto(`${site.url}/atlantis/top-adjusters`);
+      await expect.poll(() => page.locator('[data-not-found="plain"]').isVisible()).toBe(true);
+      expect(await page.locator('[data-not-found="plain"]').textContent()).toBe('City not found');
+
+      // Unknown city on a page that uses the national fallback.
+      await page.goto(`${site.url}/atlantis/fire-damage-claims`);
+      await page.waitForURL('**/canada/fire-damage-claims');
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it('mobile menu: opens, locks scroll, closes on Escape and on a link', async () => {
+      const { page, context, errors } = await openPage(browser, width);
+      await page.goto(`${site.url}/toronto`);
+      const toggle = page.locator('[data-menu-toggle]');
+      if (width >= 960) {
+        // The desktop header shows the links in line and no toggle.
+        expect(await toggle.isVisible()).toBe(false);
+        expect(await page.locator('#site-menu a[href="/faq"]').isVisible()).toBe(true);
+        await context.close();
+        return;
+      }
+      const menu = page.locator('#site-menu');
+      expect(await menu.isVisible()).toBe(false);
+      await toggle.click();
+      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+      await expect.poll(() => menu.evaluate((m) => m.getBoundingClientRect().top)).toBe(65);
+      expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
+      await page.keyboard.press('Escape');
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe(
+        'hidden',
+      );
+      expect(
+        await page.evaluate(() => document.activeElement?.hasAttribute('data-menu-toggle')),
+      ).toBe(true);
+      await toggle.click();
+      await Promise.all([page.waitForURL('**/faq'), menu.locator('a[href="/faq"]').click()]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  });
+}
+
+describe('confirmation page', () => {
+  it('shows the city from the URL as text, never as markup, and goes back one step', async () => {
+    const { page, context, errors } = await openPage(browser, 375);
+    await page.goto(`${site.url}/toronto/claims-offices`);
+    const evil = '<img src=x onerror="window.pwned=1">Toronto';
+    await page.goto(`${site.url}/confirmation?city=${encodeURIComponent(evil)}`);
+    expect(await page.locator('[data-confirmation-city]').textContent()).toBe(evil);
+    expect(await page.locator('[data-confirmation-city] img').count()).toBe(0);
+    expect(
+      await page.evaluate(() => (window as unknown as { pwned?: number }).pwned),
+    ).toBeUndefined();
+    await Promise.all([
+      page.waitForURL('**/toronto/claims-offices'),
+      page.getByText('Return to Previous Page').click(),
+    ]);
+    await page.goto(`${site.url}/confirmation`);
+    expect(await page.locator('[data-confirmation-city]').textContent()).toBe('your city');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('analytics', () => {
+  it('makes no third-party request when no measurement id is configured', async () => {
+    const { page, context } = await openPage(browser, 1280);
+    const external: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(site.url)) external.push(r.url());
+    });
+    await page.goto(`${site.url}/toronto`);
+    await page.waitForLoadState('networkidle');
+    expect(external).toEqual([]);
+    await context.close();
+  });
+
+  it('loads the GA4 tag and sends page_view with page_path when an id is configured', async () => {
+    const data = path.join(await tempDir(), 'data');
+    await cp(FIXTURE_DATA, data, { recursive: true });
+    const settings = JSON.parse(await readFile(path.join(data, 'site.json'), 'utf8'));
+    await writeFile(
+      path.join(data, 'site.json'),
+      JSON.stringify({ ...settings, analyticsId: 'G-TEST12345' }),
+    );
+    const tagged = await startSite(data);
+    const { page, context } = await openPage(browser, 1280);
+    const tags: string[] = [];
+    await page.route('https://www.googletagmanager.com/**', (route) => {
+      tags.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: 'text/javascript', body: '' });
+    });
+    await page.goto(`${tagged.url}/ottawa/about?ref=x`);
+    await expect
+      .poll(() => tags)
+      .toEqual(['https://www.googletagmanager.com/gtag/js?id=G-TEST12345']);
+    const events = await page.evaluate(() =>
+      (window as unknown as { dataLayer: IArguments[] }).dataLayer.map((a) => Array.from(a)),
+    );
+    expect(events).toContainEqual([
+      'event',
+      'page_view',
+      expect.objectContaining({ page_path: '/ottawa/about?ref=x' }),
+    ]);
+    await context.close();
+    await tagged.close();
+  });
+});

@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { build } from '../../src/build/build.js';
+import { createStaticHandler } from '../../src/serve/static.js';
+import { FIXTURE_DATA, tempDir } from '../helpers.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}. Install it with "apt-get install -y chromium" (what .ci/run does) or set CHROMIUM_PATH.`,
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
+  });
+}
+
+export interface LeadRequest {
+  contentType: string;
+  body: string;
+}
+
+/** How the stand-in lead endpoint answers the next submissions. */
+export type LeadMode = 'ok' | 'fail' | 'drop' | 'slow';
+
+/**
+ * The built fixture site on loopback, plus a lead endpoint at /api/lead that records what it
+ * receives and answers as the test tells it: the browser's side of the contract, nothing more.
+ */
+export async function startSite(dataDir = FIXTURE_DATA) {
+  const dist = path.join(await tempDir('claimsite-e2e-'), 'dist');
+  await build({ dataDir, outDir: dist });
+  const serveStatic = createStaticHandler(dist);
+  const lead = { mode: 'ok' as LeadMode, requests: [] as LeadRequest[] };
+  const server: Server = createServer(async (req, res) => {
+    if (req.method === 'POST' && req.url?.split('?')[0] === '/api/lead') {
+      const body = await readBody(req);
+      lead.requests.push({ contentType: req.headers['content-type'] ?? '', body });
+      if (lead.mode === 'drop') return void req.socket.destroy();
+      if (lead.mode === 'slow') await new Promise((r) => setTimeout(r, 400));
+      if (lead.mode === 'fail') {
+        res.writeHead(502, { 'Content-Type': 'application/json' }).end('{"error":"upstream"}');
+        return;
+      }
+      if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+        const city = new URLSearchParams(body).get('city') ?? '';
+        res.writeHead(303, { Location: `/confirmation?city=${encodeURIComponent(city)}` }).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
+      return;
+    }
+    serveStatic(req, res).catch(() => res.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, dist, lead, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export const WIDTHS = [375, 1280] as const;
+
+/** A page that fails the test on any console error or uncaught exception. */
+export async function openPage(
+  browser: Browser,
+  width: number,
+  options: BrowserContextOptions = {},
+) {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, ...options });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    // Network answers (a 404 document, a failing endpoint the test asked for) are not script errors.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource'))
+      errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { page, context, errors };
+}
+
+export type { Page };

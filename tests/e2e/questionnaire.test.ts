@@ -1,0 +1,278 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage, type Page, startSite, WIDTHS } from './harness.js';
+
+let browser: Browser;
+let site: Awaited<ReturnType<typeof startSite>>;
+
+beforeAll(async () => {
+  [browser, site] = await Promise.all([launchBrowser(), startSite()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+const form = '#main form[data-questionnaire]';
+const next = (page: Page) => page.locator(`${form} [data-next]`);
+const back = (page: Page) => page.locator(`${form} [data-back]`);
+const submit = (page: Page) => page.locator(`${form} [data-submit]`);
+
+async function fillStep1(page: Page) {
+  await page.getByLabel('Residential').check();
+  await page.getByLabel('Water').check();
+  await page.getByLabel('Storm').check();
+}
+async function fillStep2(page: Page) {
+  await page.getByLabel('Estimated value of the damage').selectOption('100k_250k');
+  await page.getByLabel('What happened?').fill('A burst pipe flooded the basement.');
+}
+async function fillStep3(page: Page) {
+  await page.getByLabel('Full name').fill('Marie-Claire van der Berg');
+  await page.getByRole('textbox', { name: 'Email' }).fill('marie@example.ca');
+  await page.getByRole('textbox', { name: 'Phone', exact: true }).fill('416-555-0199');
+  await page.getByLabel('Property address').fill('12 King St W, Toronto, ON');
+  await page.getByLabel('Both').check();
+}
+
+for (const width of WIDTHS) {
+  describe(`questionnaire at ${width}px`, () => {
+    it('enables Next only on a complete step, Back from step 2, Submit only on a complete step 3', async () => {
+      const { page, context, errors } = await openPage(browser, width);
+      await page.goto(`${site.url}/toronto/public-adjusters`);
+      await expect
+        .poll(() => page.locator(`${form} [data-step-status]`).textContent())
+        .toBe('Step 1 of 3');
+      expect(await back(page).isVisible()).toBe(false);
+      expect(await submit(page).isVisible()).toBe(false);
+      expect(await next(page).isDisabled()).toBe(true);
+      await page.getByLabel('Commercial').check();
+      expect(await next(page).isDisabled()).toBe(true);
+      await page.getByLabel('Fire').check();
+      expect(await next(page).isEnabled()).toBe(true);
+      await page.getByLabel('Fire').uncheck();
+      expect(await next(page).isDisabled()).toBe(true);
+      await page.getByLabel('Theft').check();
+      await next(page).click();
+
+      // Step 2: announced, focus on its heading, Back available, claim-started optional.
+      expect(await page.locator(`${form} [data-step-status]`).textContent()).toBe('Step 2 of 3');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('q-step2');
+      expect(await back(page).isVisible()).toBe(true);
+      expect(await next(page).isDisabled()).toBe(true);
+      await page.getByLabel('Estimated value of the damage').selectOption('over_1m');
+      expect(await next(page).isDisabled()).toBe(true);
+      await page.getByLabel('What happened?').fill('   ');
+      expect(await next(page).isDisabled()).toBe(true);
+      await page.getByLabel('What happened?').fill('Break-in, stock stolen.');
+      expect(await next(page).isEnabled()).toBe(true);
+      await back(page).click();
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('q-step1');
+      expect(await page.getByLabel('Theft').isChecked()).toBe(true);
+      await next(page).click();
+      await next(page).click();
+
+      // Step 3: Submit instead of Next, enabled only when all is filled and the e-mail is plausible.
+      expect(await next(page).isVisible()).toBe(false);
+      expect(await submit(page).isDisabled()).toBe(true);
+      await fillStep3(page);
+      expect(await submit(page).isEnabled()).toBe(true);
+      for (const bad of ['marie@example', 'marie example.ca', 'marie@.ca x', '@example.ca']) {
+        await page.getByRole('textbox', { name: 'Email' }).fill(bad);
+        expect(await submit(page).isDisabled(), bad).toBe(true);
+      }
+      await page.getByRole('textbox', { name: 'Email' }).fill('m@x.co');
+      expect(await submit(page).isEnabled()).toBe(true);
+      await page.getByLabel('Property address').fill('');
+      expect(await submit(page).isDisabled()).toBe(true);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it('submits the answers as JSON and lands on the confirmation page with the city', async () => {
+      site.lead.mode = 'ok';
+      site.lead.requests.length = 0;
+      const { page, context, errors } = await openPage(browser, width);
+      await page.goto(`${site.url}/toronto/public-adjusters`);
+      await fillStep1(page);
+      await next(page).click();
+      await fillStep2(page);
+      await page.getByLabel('I have already started a claim with my insurer').check();
+      await next(page).click();
+      await fillStep3(page);
+      await Promise.all([page.waitForURL('**/confirmation?city=Toronto'), submit(page).click()]);
+      expect(await page.locator('[data-confirmation-city]').textContent()).toBe('Toronto');
+      expect(site.lead.requests).toHaveLength(1);
+      const req = site.lead.requests[0];
+      expect(req?.contentType).toBe('application/json');
+      const body = JSON.parse(req?.body ?? '{}');
+      expect(body.submissionId).toMatch(/^[0-9a-f-]{32,36}$/);
+      expect({ ...body, submissionId: undefined }).toEqual({
+        form: 'questionnaire',
+        city: 'Toronto',
+        page: '/toronto/public-adjusters',
+        website: '',
+        claimType: 'residential',
+        damageTypes: ['water', 'storm'],
+        estimatedValue: '100k_250k',
+        hasStartedClaim: true,
+        damageDescription: 'A burst pipe flooded the basement.',
+        fullName: 'Marie-Claire van der Berg',
+        email: 'marie@example.ca',
+        phone: '416-555-0199',
+        address: '12 King St W, Toronto, ON',
+        preferredContact: 'both',
+        submissionId: undefined,
+      });
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it('shows a message naming the phone on failure, keeps every answer, and can send again', async () => {
+      site.lead.requests.length = 0;
+      const { page, context, errors } = await openPage(browser, width);
+      await page.goto(`${site.url}/vancouver/fire-damage-claims`);
+      await fillStep1(page);
+      await next(page).click();
+      await fillStep2(page);
+      await next(page).click();
+      await fillStep3(page);
+      const alert = page.locator(`${form} [role="alert"]`);
+      for (const mode of ['fail', 'drop'] as const) {
+        site.lead.mode = mode;
+        await submit(page).click();
+        await expect.poll(() => alert.textContent()).toContain('1-888-339-9809');
+        expect(page.url()).toContain('/vancouver/fire-damage-claims');
+        expect(await page.getByLabel('Full name').inputValue()).toBe('Marie-Claire van der Berg');
+        expect(await page.getByLabel('Both').isChecked()).toBe(true);
+        expect(await submit(page).isEnabled()).toBe(true);
+      }
+      site.lead.mode = 'ok';
+      await Promise.all([page.waitForURL('**/confirmation?city=Vancouver'), submit(page).click()]);
+      // Every attempt (Chromium itself resends a POST whose connection dropped) carried the same
+      // submission id, so the endpoint can tell a retry from a new lead.
+      const ids = new Set(site.lead.requests.map((r) => JSON.parse(r.body).submissionId));
+      expect(site.lead.requests.length).toBeGreaterThanOrEqual(3);
+      expect(ids.size).toBe(1);
+      expect(JSON.parse(site.lead.requests.at(-1)?.body ?? '{}').form).toBe('assessment');
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it('can be completed with the keyboard alone', async () => {
+      site.lead.mode = 'ok';
+      site.lead.requests.length = 0;
+      const { page, context } = await openPage(browser, width);
+      await page.goto(`${site.url}/ottawa/free-consultation`);
+      await page.locator('#q-step1').focus();
+      await page.keyboard.press('Tab'); // claim type radio group
+      await page.keyboard.press('Space');
+      await page.keyboard.press('Tab'); // first damage type
+      await page.keyboard.press('Space');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Space'); // third damage type
+      const tabTo = async (name: string, max = 12) => {
+        for (let i = 0; i < max; i++) {
+          await page.keyboard.press('Tab');
+          const label = await page.evaluate(() => {
+            const el = document.activeElement as HTMLElement | null;
+            return el?.getAttribute('name') || el?.textContent?.trim() || '';
+          });
+          if (label === name) return;
+        }
+        throw new Error(`could not reach ${name} with Tab`);
+      };
+      await tabTo('Next');
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('q-step2');
+      await tabTo('estimatedValue');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await tabTo('damageDescription');
+      await page.keyboard.type('Hail broke the skylights.');
+      await tabTo('Next');
+      await page.keyboard.press('Enter');
+      for (const [field, text] of [
+        ['fullName', 'Sam Lee'],
+        ['email', 'sam@example.ca'],
+        ['phone', '613 555 0100'],
+        ['address', '1 Rideau St'],
+      ] as const) {
+        await tabTo(field);
+        await page.keyboard.type(text);
+      }
+      await tabTo('preferredContact');
+      await page.keyboard.press('Space');
+      await tabTo('Submit Claim');
+      await Promise.all([
+        page.waitForURL('**/confirmation?city=Ottawa'),
+        page.keyboard.press('Enter'),
+      ]);
+      const body = JSON.parse(site.lead.requests[0]?.body ?? '{}');
+      expect(body).toMatchObject({
+        claimType: 'residential',
+        damageTypes: ['fire', 'wind'],
+        estimatedValue: '100k_250k',
+        fullName: 'Sam Lee',
+        preferredContact: 'phone',
+      });
+      await context.close();
+    });
+  });
+}
+
+describe('without JavaScript', () => {
+  it('is a real form with every step visible that posts to the endpoint', async () => {
+    site.lead.mode = 'ok';
+    site.lead.requests.length = 0;
+    const { page, context } = await openPage(browser, 375, { javaScriptEnabled: false });
+    await page.goto(`${site.url}/toronto/scarborough`);
+    for (const n of [1, 2, 3]) expect(await page.locator(`#q-step${n}`).isVisible()).toBe(true);
+    expect(await page.locator(`${form} [data-next]`).isVisible()).toBe(false);
+    // Native validation stops an empty submission.
+    await page.locator(`${form} [data-submit]`).click();
+    expect(site.lead.requests).toHaveLength(0);
+    await fillStep1(page);
+    await fillStep2(page);
+    await fillStep3(page);
+    await Promise.all([
+      page.waitForURL('**/confirmation?city=Toronto'),
+      page.locator(`${form} [data-submit]`).click(),
+    ]);
+    const req = site.lead.requests[0];
+    expect(req?.contentType).toBe('application/x-www-form-urlencoded');
+    const data = new URLSearchParams(req?.body);
+    expect(data.getAll('damageTypes')).toEqual(['water', 'storm']);
+    expect(data.get('form')).toBe('assessment');
+    expect(data.get('email')).toBe('marie@example.ca');
+    await context.close();
+  });
+});
+
+describe('contact page message form', () => {
+  it('delivers through the lead endpoint and answers in place', async () => {
+    site.lead.mode = 'ok';
+    site.lead.requests.length = 0;
+    const { page, context, errors } = await openPage(browser, 1280);
+    await page.goto(`${site.url}/contact`);
+    await page.getByLabel('Full name').fill('Ana Silva');
+    await page.getByRole('textbox', { name: 'Email' }).fill('ana@example.ca');
+    await page.getByLabel('Phone number').fill('902 555 0142');
+    await page.getByLabel('Message', { exact: true }).fill('Do you cover Cape Breton?');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await expect
+      .poll(() => page.locator('[data-form-done]').textContent())
+      .toContain('within 24 hours');
+    const body = JSON.parse(site.lead.requests[0]?.body ?? '{}');
+    expect(body).toMatchObject({
+      form: 'contact',
+      fullName: 'Ana Silva',
+      email: 'ana@example.ca',
+      message: 'Do you cover Cape Breton?',
+    });
+    expect(await page.getByLabel('Full name').inputValue()).toBe('');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
