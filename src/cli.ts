@@ -3,6 +3,10 @@ import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build } from './build/build.js';
 import { packageRoot } from './build/root.js';
+import { configFromEnv } from './lead/config.js';
+import { createCrmClient } from './lead/crm.js';
+import { jsonLog } from './lead/log.js';
+import { Outbox } from './lead/outbox.js';
 import { buildPages } from './routes.js';
 import { startServer } from './serve/server.js';
 import { displayPath } from './site/display-path.js';
@@ -42,6 +46,8 @@ export async function main(
   const bundledData = path.join(root, 'data');
   const fmt = new Intl.NumberFormat('en-CA');
   let verbose = false;
+  /** Set by a command that completed but has something to report (leads still waiting). */
+  let exitCode = 0;
 
   const program = new Command('claimsite')
     .description('Builds the public-adjuster lead-generation website from its data set.')
@@ -121,9 +127,11 @@ export async function main(
     .option('--dir <dir>', 'folder to serve', 'dist')
     .option('--port <port>', 'port to listen on', parsePort, 4321)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .action(async (opts: { dir: string; port: number; host: string }) => {
-      const { server, url } = await startServer(opts);
-      io.out(`Serving ${opts.dir} at ${url}\n`);
+    .option('--api <path>', 'where to mount the lead endpoint', '/api/lead')
+    .option('--no-api', 'serve files only, without the lead endpoint')
+    .action(async (opts: { dir: string; port: number; host: string; api: string | false }) => {
+      const { server, url } = await startServer({ ...opts, apiPath: opts.api || null });
+      io.out(`Serving ${opts.dir} at ${url}${opts.api ? ` (lead endpoint ${opts.api})` : ''}\n`);
       await new Promise<void>((resolve) => {
         server.on('close', resolve);
         const stop = () => server.close();
@@ -132,9 +140,54 @@ export async function main(
       });
     });
 
+  const leads = program
+    .command('leads')
+    .description('the outbox of leads not yet delivered to the CRM');
+  const outboxOption = () =>
+    new Option('--outbox <file>', 'outbox file')
+      .env('LEAD_OUTBOX_PATH')
+      .default('.outbox/leads.jsonl');
+  leads
+    .command('list')
+    .description('show the leads waiting in the outbox')
+    .addOption(outboxOption())
+    .action(async (opts: { outbox: string }) => {
+      const entries = await new Outbox(opts.outbox).list();
+      if (entries.length === 0) {
+        io.out(`No leads waiting in ${displayPath(opts.outbox)}.\n`);
+        return;
+      }
+      io.out(
+        `${entries.length} ${entries.length === 1 ? 'lead' : 'leads'} waiting in ${displayPath(opts.outbox)}:\n`,
+      );
+      for (const e of entries) {
+        io.out(
+          `  ${e.receivedAt}  ${e.submissionId}  ${e.lead.form.padEnd(13)} ${e.lead.email}  (${e.reason})\n`,
+        );
+      }
+    });
+  leads
+    .command('retry')
+    .description(
+      'deliver waiting leads to the CRM; keeps what still fails (safe to run at any time)',
+    )
+    .addOption(outboxOption())
+    .action(async (opts: { outbox: string }) => {
+      const config = configFromEnv({ ...process.env, LEAD_OUTBOX_PATH: opts.outbox });
+      if (!config.token) throw new Error('GHL_TOKEN is not set: nothing can be delivered');
+      const crm = createCrmClient(config, jsonLog);
+      const r = await new Outbox(opts.outbox).drain(
+        async (lead) => (await crm.deliver(lead)).contactId,
+      );
+      io.out(
+        `Delivered ${r.delivered}, already delivered ${r.skipped}, still waiting ${r.kept}.\n`,
+      );
+      if (r.kept > 0) exitCode = 1;
+    });
+
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return 0;
+    return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
       return err.code === 'commander.helpDisplayed' ||
@@ -169,4 +222,7 @@ export function formatBytes(n: number): string {
 
 // The programmatic API, for scripts and embedding.
 export { build } from './build/build.js';
+export { configFromEnv } from './lead/config.js';
+export { createLeadHandler } from './lead/handler.js';
+export { handleNode } from './lead/node.js';
 export { startServer } from './serve/server.js';

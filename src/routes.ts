@@ -15,6 +15,7 @@ export type RouteId =
   | 'terms'
   | 'sitemap'
   | 'confirmation'
+  | 'form-error'
   | 'not-found'
   | 'city-home'
   | 'city-about'
@@ -188,6 +189,15 @@ export const ROUTES: Route[] = [
       '/confirmation',
       'Thank You',
       'Thank you for your claim request. A team member will contact you within 24 hours.',
+    ),
+  },
+  {
+    id: 'form-error',
+    sitemap: null,
+    pages: site1(
+      '/form-error',
+      'We Could Not Send Your Request',
+      'Your request could not be sent. Go back to the form to try again, or call us any time.',
     ),
   },
   {

@@ -21,7 +21,7 @@ describe('build', () => {
   it('writes every page as {path}/index.html plus 404.html, sitemap.xml and robots.txt', async () => {
     const out = path.join(await tempDir(), 'dist');
     const result = await build({ dataDir: FIXTURE_DATA, outDir: out, lastmod: '2026-11-22' });
-    expect(result.pages).toBe(102);
+    expect(result.pages).toBe(103);
     for (const f of [
       'index.html',
       'toronto/index.html',

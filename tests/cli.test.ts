@@ -46,7 +46,7 @@ describe('claimsite CLI', () => {
     const out = path.join(await tempDir(), 'site');
     const r = runCli(['generate', '--data', FIXTURE_DATA, '--out', out]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Built 102 pages: 108 files, [\d.]+ (KB|MB) in [\d.]+ s -> /);
+    expect(r.stdout).toMatch(/^Built 103 pages: 109 files, [\d.]+ (KB|MB) in [\d.]+ s -> /);
     expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('<h1>');
   });
 
@@ -67,7 +67,7 @@ describe('claimsite CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Ontario\s+2/);
     expect(r.stdout).toMatch(/Total\s+4/);
-    expect(r.stdout).toContain('Pages: 102');
+    expect(r.stdout).toContain('Pages: 103');
   });
 
   it('exits 1 on bad data with one message naming file, record and field, and no stack', async () => {

@@ -20,13 +20,14 @@ describe('the page list from the fixture data set', async () => {
       '/blog/public-adjuster-fees-explained',
       '/sitemap',
       '/confirmation',
+      '/form-error',
       '/404',
     ];
     expect(paths.slice(0, sitePages.length)).toEqual(sitePages);
     // 4 cities + canada, each 13 city pages; 12 city areas + 13 provinces.
     expect(pages.filter((p) => p.city && !p.area)).toHaveLength(5 * 13);
     expect(pages.filter((p) => p.area)).toHaveLength(12 + 13);
-    expect(pages).toHaveLength(12 + 65 + 25);
+    expect(pages).toHaveLength(13 + 65 + 25);
   });
 
   it('lists every page of one city exactly', () => {
@@ -92,8 +93,8 @@ describe('the page list from the fixture data set', async () => {
     expect(title('/toronto/free-consultation')).toBe('Free Insurance Claim Assessment in Toronto');
   });
 
-  it('keeps /confirmation, /sitemap and the 404 page out of the index', () => {
+  it('keeps /confirmation, /form-error, /sitemap and the 404 page out of the index', () => {
     const unindexed = pages.filter((p) => !p.indexable).map((p) => p.path);
-    expect(unindexed.sort()).toEqual(['/404', '/confirmation', '/sitemap']);
+    expect(unindexed.sort()).toEqual(['/404', '/confirmation', '/form-error', '/sitemap']);
   });
 });

@@ -1,7 +1,6 @@
+import { EMAIL } from '../lead/rules.js';
 import { failureMessage, postJson, submissionId } from './post.js';
 
-/** SPEC §5: non-space text, an @, a domain, a dot, a suffix. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const STEPS = 3;
 
 type Fields = HTMLFormControlsCollection &

@@ -1,18 +1,37 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { configFromEnv } from '../lead/config.js';
+import { createLeadHandler, type LeadHandler } from '../lead/handler.js';
+import type { Log } from '../lead/log.js';
+import { handleNode } from '../lead/node.js';
 import { createStaticHandler } from './static.js';
 
 export interface ServeOptions {
   dir: string;
   port: number;
   host: string;
+  /** Where the lead endpoint is mounted; null for none. */
+  apiPath?: string | null;
+  /** The endpoint, when the caller made it; otherwise one is made from the environment. */
+  leadHandler?: LeadHandler;
+  log?: Log;
 }
 
-/** The preview server: the built folder, served the way a static host serves it. */
+/**
+ * The preview server: the built folder, served the way a static host serves it, with the lead
+ * endpoint mounted at its path. Without SITE_ORIGIN the endpoint accepts this server's origin.
+ */
 export async function startServer(options: ServeOptions): Promise<{ server: Server; url: string }> {
-  const handle = createStaticHandler(options.dir);
+  const serveStatic = createStaticHandler(options.dir);
+  const apiPath = options.apiPath === undefined ? '/api/lead' : options.apiPath;
+  let lead: LeadHandler | undefined = options.leadHandler;
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
+    const path = (req.url ?? '/').split('?')[0];
+    const work =
+      apiPath && lead && (path === apiPath || path === `${apiPath}/`)
+        ? handleNode(lead, req, res)
+        : serveStatic(req, res);
+    work.catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
@@ -23,5 +42,13 @@ export async function startServer(options: ServeOptions): Promise<{ server: Serv
   });
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
-  return { server, url: `http://${host}:${port}` };
+  const url = `http://${host}:${port}`;
+  if (apiPath && !lead) {
+    const local = [url, `http://localhost:${port}`].join(',');
+    lead = createLeadHandler({
+      config: configFromEnv(process.env, { siteOrigin: local }),
+      log: options.log,
+    });
+  }
+  return { server, url };
 }

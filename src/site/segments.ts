@@ -42,6 +42,7 @@ export const CITY_SEGMENTS: readonly string[] = [
 export const TOP_SEGMENTS: readonly string[] = [
   ...SITE_PAGES,
   'confirmation',
+  'form-error',
   'blog',
   'api',
   'assets',

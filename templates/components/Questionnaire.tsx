@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { EMAIL_PATTERN, LIMITS } from '../../src/lead/rules.js';
 
 export const DAMAGE_TYPES = [
   { value: 'fire', label: 'Fire' },
@@ -16,9 +17,6 @@ export const ESTIMATED_VALUES = [
   { value: '500k_1m', label: '$500,000 - $1,000,000' },
   { value: 'over_1m', label: 'Over $1,000,000' },
 ] as const;
-
-/** SPEC §5: non-space text, an @, a domain, a dot, a suffix. */
-export const EMAIL_PATTERN = '[^\\s@]+@[^\\s@]+\\.[^\\s@]+';
 
 function Step({ n, title, children }: { n: number; title: string; children: ReactNode }) {
   return (
@@ -154,7 +152,7 @@ export function Questionnaire({
             name="damageDescription"
             rows={4}
             required
-            maxLength={5000}
+            maxLength={LIMITS.text}
           />
         </div>
       </Step>
@@ -168,7 +166,7 @@ export function Questionnaire({
             type="text"
             autoComplete="name"
             required
-            maxLength={200}
+            maxLength={LIMITS.name}
           />
         </div>
         <div className="field">
@@ -180,12 +178,19 @@ export function Questionnaire({
             autoComplete="email"
             required
             pattern={EMAIL_PATTERN}
-            maxLength={254}
+            maxLength={LIMITS.email}
           />
         </div>
         <div className="field">
           <label htmlFor="q-phone">Phone</label>
-          <input id="q-phone" name="phone" type="tel" autoComplete="tel" required maxLength={40} />
+          <input
+            id="q-phone"
+            name="phone"
+            type="tel"
+            autoComplete="tel"
+            required
+            maxLength={LIMITS.phone}
+          />
         </div>
         <div className="field">
           <label htmlFor="q-address">Property address</label>
@@ -195,7 +200,7 @@ export function Questionnaire({
             type="text"
             autoComplete="street-address"
             required
-            maxLength={300}
+            maxLength={LIMITS.address}
           />
         </div>
         <fieldset>

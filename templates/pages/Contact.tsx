@@ -1,8 +1,8 @@
+import { EMAIL_PATTERN, LIMITS } from '../../src/lead/rules.js';
 import type { PageContext } from '../../src/render/context.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { Icon } from '../components/Icon.js';
-import { EMAIL_PATTERN } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
 import { trail } from './shared.js';
@@ -85,7 +85,7 @@ export function ContactPage(ctx: PageContext) {
                 type="text"
                 autoComplete="name"
                 required
-                maxLength={200}
+                maxLength={LIMITS.name}
               />
             </div>
             <div className="field">
@@ -97,16 +97,22 @@ export function ContactPage(ctx: PageContext) {
                 autoComplete="email"
                 required
                 pattern={EMAIL_PATTERN}
-                maxLength={254}
+                maxLength={LIMITS.email}
               />
             </div>
             <div className="field">
               <label htmlFor="c-phone">Phone number</label>
-              <input id="c-phone" name="phone" type="tel" autoComplete="tel" maxLength={40} />
+              <input
+                id="c-phone"
+                name="phone"
+                type="tel"
+                autoComplete="tel"
+                maxLength={LIMITS.phone}
+              />
             </div>
             <div className="field">
               <label htmlFor="c-message">Message</label>
-              <textarea id="c-message" name="message" rows={5} required maxLength={5000} />
+              <textarea id="c-message" name="message" rows={5} required maxLength={LIMITS.text} />
             </div>
             <div className="form-error" role="alert" data-form-error="" />
             <output className="form-done" data-form-done="" />

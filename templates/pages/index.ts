@@ -9,6 +9,7 @@ import { ClaimTypePage } from './ClaimType.js';
 import { ConfirmationPage } from './Confirmation.js';
 import { ContactPage } from './Contact.js';
 import { FaqPage } from './Faq.js';
+import { FormErrorPage } from './FormError.js';
 import { HomePage } from './Home.js';
 import { HtmlSitemapPage } from './HtmlSitemap.js';
 import { LegalPage } from './Legal.js';
@@ -28,6 +29,7 @@ export const TEMPLATES: Record<RouteId, Template> = {
   terms: LegalPage,
   sitemap: HtmlSitemapPage,
   confirmation: ConfirmationPage,
+  'form-error': FormErrorPage,
   'not-found': NotFoundPage,
   blog: BlogPage,
   'blog-post': BlogPostPage,

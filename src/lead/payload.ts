@@ -1,0 +1,81 @@
+import type { ClaimLead, Lead } from './schema.js';
+
+const VALUE_LABELS: Record<ClaimLead['estimatedValue'], string> = {
+  '50k_100k': '$50,000 - $100,000',
+  '100k_250k': '$100,000 - $250,000',
+  '250k_500k': '$250,000 - $500,000',
+  '500k_1m': '$500,000 - $1,000,000',
+  over_1m: 'Over $1,000,000',
+};
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** SPEC §7: first word of the full name, and the remaining words. */
+export function splitName(fullName: string): { firstName: string; lastName: string } {
+  const [firstName = '', ...rest] = fullName.trim().split(/\s+/);
+  return { firstName, lastName: rest.join(' ') };
+}
+
+/** The contact the CRM receives, independent of the API version. */
+export interface ContactFields {
+  email: string;
+  phone: string;
+  firstName: string;
+  lastName: string;
+  address1: string;
+  tags: string[];
+  /** SPEC §7 custom fields, by key. */
+  custom: Record<string, string>;
+  source: string;
+}
+
+export function contactFields(lead: Lead): ContactFields {
+  const base = {
+    email: lead.email,
+    phone: lead.phone,
+    ...splitName(lead.fullName),
+    source: `Website ${lead.page}`,
+  };
+  if (lead.form === 'contact') {
+    return { ...base, address1: '', tags: ['Website Message'], custom: {} };
+  }
+  const started = lead.hasStartedClaim;
+  const value = VALUE_LABELS[lead.estimatedValue];
+  return {
+    ...base,
+    address1: lead.address,
+    tags: ['Insurance Claim', lead.claimType, ...lead.damageTypes],
+    custom: {
+      estimated_value: lead.estimatedValue,
+      claim_value: value,
+      claim_status: started ? 'Started' : 'Not Started',
+      claim_details: `${cap(lead.claimType)} claim in ${lead.city || 'an unnamed city'}: ${lead.damageTypes.map(cap).join(', ')} damage, ${value}`,
+      damage_description: lead.damageDescription,
+      claim_started: started ? 'Yes' : 'No',
+      preferred_contact: lead.preferredContact,
+    },
+  };
+}
+
+/** The note: a readable summary of the claim (SPEC §7), or the visitor's message. */
+export function noteBody(lead: Lead): string {
+  if (lead.form === 'contact') {
+    return [
+      `Message from the website contact form (${lead.page})`,
+      '',
+      lead.message,
+      '',
+      `Phone: ${lead.phone || 'not given'}`,
+    ].join('\n');
+  }
+  return [
+    `Insurance claim request from ${lead.page}${lead.city ? ` (${lead.city})` : ''}`,
+    `Claim type: ${cap(lead.claimType)}`,
+    `Damage: ${lead.damageTypes.map(cap).join(', ')}`,
+    `Estimated value: ${VALUE_LABELS[lead.estimatedValue]}`,
+    `Claim with insurer: ${lead.hasStartedClaim ? 'Started' : 'Not Started'}`,
+    `Description: ${lead.damageDescription}`,
+    `Preferred contact: ${cap(lead.preferredContact)} (phone ${lead.phone}, email ${lead.email})`,
+    `Property address: ${lead.address}`,
+  ].join('\n');
+}

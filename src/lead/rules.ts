@@ -1,0 +1,32 @@
+/**
+ * The questionnaire's rules (SPEC §3, §5) in one place: the browser script enforces them on
+ * each step and the lead endpoint validates submissions against the same values.
+ */
+export const CLAIM_TYPES = ['residential', 'commercial'] as const;
+export const DAMAGE_TYPES = ['fire', 'water', 'wind', 'storm', 'theft', 'other'] as const;
+export const ESTIMATED_VALUES = [
+  '50k_100k',
+  '100k_250k',
+  '250k_500k',
+  '500k_1m',
+  'over_1m',
+] as const;
+export const PREFERRED_CONTACT = ['phone', 'email', 'both'] as const;
+
+/** SPEC §5: non-space text, an @, a domain, a dot, a suffix. */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The same pattern for the HTML pattern attribute (anchored by the browser). */
+export const EMAIL_PATTERN = '[^\\s@]+@[^\\s@]+\\.[^\\s@]+';
+
+/** Field length limits, shared by the form's maxlength and the endpoint's schema. */
+export const LIMITS = {
+  name: 200,
+  email: 254,
+  phone: 40,
+  address: 300,
+  text: 5000,
+  city: 100,
+} as const;
+
+/** The lead endpoint's body limit. */
+export const MAX_BODY_BYTES = 16 * 1024;

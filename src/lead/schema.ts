@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import {
+  CLAIM_TYPES,
+  DAMAGE_TYPES,
+  EMAIL,
+  ESTIMATED_VALUES,
+  LIMITS,
+  PREFERRED_CONTACT,
+} from './rules.js';
+
+const text = (max: number) =>
+  z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+const optionalText = (max: number) => z.string().trim().max(max).optional().default('');
+const email = z.string().trim().max(LIMITS.email).regex(EMAIL, 'is not an e-mail address');
+
+/** Fields every form sends besides its answers. */
+const envelope = {
+  submissionId: z.string().regex(/^[A-Za-z0-9-]{16,64}$/, 'is not a submission id'),
+  page: z
+    .string()
+    .max(300)
+    .regex(/^\/[^\s]*$/, 'must be a path')
+    .optional()
+    .default('/'),
+  /** The honeypot: people never see it, so anything in it is a bot. */
+  website: z.string().max(300).optional().default(''),
+};
+
+export const claimSchema = z.object({
+  ...envelope,
+  form: z.enum(['questionnaire', 'assessment']),
+  city: optionalText(LIMITS.city),
+  claimType: z.enum(CLAIM_TYPES, { error: 'must be residential or commercial' }),
+  damageTypes: z
+    .array(z.enum(DAMAGE_TYPES, { error: `must be one of ${DAMAGE_TYPES.join(', ')}` }))
+    .min(1, 'must name at least one type of damage')
+    .max(DAMAGE_TYPES.length)
+    .transform((list) => [...new Set(list)]),
+  estimatedValue: z.enum(ESTIMATED_VALUES, { error: 'is not one of the value ranges' }),
+  hasStartedClaim: z.boolean().default(false),
+  damageDescription: text(LIMITS.text),
+  fullName: text(LIMITS.name),
+  email,
+  phone: text(LIMITS.phone),
+  address: text(LIMITS.address),
+  preferredContact: z.enum(PREFERRED_CONTACT, { error: 'must be phone, email or both' }),
+});
+
+export const messageSchema = z.object({
+  ...envelope,
+  form: z.literal('contact'),
+  fullName: text(LIMITS.name),
+  email,
+  phone: optionalText(LIMITS.phone),
+  message: text(LIMITS.text),
+});
+
+export const leadSchema = z.discriminatedUnion('form', [claimSchema, messageSchema], {
+  error: 'form must be questionnaire, assessment or contact',
+});
+
+export type ClaimLead = z.infer<typeof claimSchema>;
+export type MessageLead = z.infer<typeof messageSchema>;
+export type Lead = z.infer<typeof leadSchema>;
+
+/** A no-JS form post as the object the JSON path sends: lists, booleans, absent fields. */
+export function fromFormData(params: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set(params.keys())) out[key] = params.get(key);
+  if (params.has('damageTypes') || out.form !== 'contact')
+    out.damageTypes = params.getAll('damageTypes');
+  out.hasStartedClaim = params.get('hasStartedClaim') === 'true';
+  if (out.form === 'contact') {
+    delete out.damageTypes;
+    delete out.hasStartedClaim;
+  }
+  return out;
+}
+
+/** The first problem of a failed validation, as a short reason for the response. */
+export function reason(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid submission';
+  const field = issue.path.join('.');
+  return field ? `${field} ${issue.message}` : issue.message;
+}

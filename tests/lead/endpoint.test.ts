@@ -1,0 +1,268 @@
+import { readFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configFromEnv } from '../../src/lead/config.js';
+import { createLeadHandler } from '../../src/lead/handler.js';
+import { startServer } from '../../src/serve/server.js';
+import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
+import { runCli, runCliAsync, tempDir } from '../helpers.js';
+import { sampleClaim } from './sample.js';
+
+const ORIGIN = 'https://www.claimright.ca';
+let crm: FakeCrm | undefined;
+let server: Server | undefined;
+afterEach(async () => {
+  await crm?.close();
+  await new Promise((r) => (server ? server.close(r) : r(null)));
+  crm = undefined;
+  server = undefined;
+});
+
+/** The endpoint on loopback, mounted by `serve`, configured from an environment like production's. */
+async function endpoint(env: Record<string, string>, extra: Record<string, string> = {}) {
+  const dir = await tempDir();
+  const outbox = path.join(dir, 'outbox', 'leads.jsonl');
+  const logs: string[] = [];
+  const config = configFromEnv({
+    SITE_ORIGIN: ORIGIN,
+    LEAD_OUTBOX_PATH: outbox,
+    LEAD_RATE_LIMIT: '50',
+    ...env,
+    ...extra,
+  });
+  const handler = createLeadHandler({
+    config,
+    log: (e, f) => logs.push(JSON.stringify({ e, ...f })),
+  });
+  const s = await startServer({ dir, port: 0, host: '127.0.0.1', leadHandler: handler });
+  server = s.server;
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+    fetch(`${s.url}/api/lead`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: ORIGIN, ...headers },
+      body,
+      redirect: 'manual',
+    });
+  return { url: s.url, outbox, logs, post };
+}
+
+const outboxLines = async (file: string) =>
+  (await readFile(file, 'utf8').catch(() => ''))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+
+describe('the lead endpoint', () => {
+  it('delivers a questionnaire to the CRM and answers 200', async () => {
+    crm = await startFakeCrm({ api: 'v2' });
+    const e = await endpoint(crm.env());
+    const res = await e.post(JSON.stringify(sampleClaim()));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, status: 'delivered' });
+    expect(crm.contacts.size).toBe(1);
+    expect(crm.notes).toHaveLength(1);
+    expect(e.logs.join('\n')).not.toContain(crm.token);
+  });
+
+  it('answers bad input with 400, 403, 413, 415 or 429 and sends nothing to the CRM', async () => {
+    crm = await startFakeCrm({ api: 'v2' });
+    const e = await endpoint(crm.env());
+    const cases: Array<[string, () => Promise<Response>, number, RegExp]> = [
+      ['malformed JSON', () => e.post('{"form": "questionnaire",'), 400, /malformed JSON/],
+      [
+        'a missing field',
+        () => e.post(JSON.stringify({ ...sampleClaim(), fullName: undefined })),
+        400,
+        /fullName/,
+      ],
+      [
+        'no damage type',
+        () => e.post(JSON.stringify(sampleClaim({ damageTypes: [] }))),
+        400,
+        /damageTypes must name at least one/,
+      ],
+      [
+        'a bad e-mail',
+        () => e.post(JSON.stringify(sampleClaim({ email: 'marie@example' }))),
+        400,
+        /email is not an e-mail address/,
+      ],
+      [
+        'an unknown value range',
+        () => e.post(JSON.stringify({ ...sampleClaim(), estimatedValue: '1m_2m' })),
+        400,
+        /estimatedValue/,
+      ],
+      [
+        'an oversized body',
+        () => e.post(JSON.stringify(sampleClaim({ damageDescription: 'x'.repeat(17 * 1024) }))),
+        413,
+        /larger than 16384/,
+      ],
+      [
+        'a wrong content type',
+        () => e.post('claimType=residential', { 'Content-Type': 'text/plain' }),
+        415,
+        /application\/json/,
+      ],
+      [
+        'a wrong origin',
+        () => e.post(JSON.stringify(sampleClaim()), { Origin: 'https://evil.example' }),
+        403,
+        /origin/,
+      ],
+      [
+        'no origin at all',
+        () => e.post(JSON.stringify(sampleClaim()), { Origin: '' }),
+        403,
+        /origin/,
+      ],
+      [
+        'the honeypot filled',
+        () => e.post(JSON.stringify(sampleClaim({ website: 'http://spam.example' }))),
+        400,
+        /rejected/,
+      ],
+    ];
+    for (const [name, send, status, message] of cases) {
+      const res = await send();
+      expect(res.status, name).toBe(status);
+      expect((await res.json()).error, name).toMatch(message);
+    }
+    expect(crm.calls).toEqual([]);
+    expect(await outboxLines(e.outbox)).toEqual([]);
+  });
+
+  it('limits submissions per client with 429 and Retry-After', async () => {
+    crm = await startFakeCrm({ api: 'v2' });
+    const e = await endpoint(crm.env(), { LEAD_RATE_LIMIT: '3' });
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 5; i++) {
+      const res = await e.post(JSON.stringify(sampleClaim({ email: `p${i}@example.ca` })));
+      statuses.push(res.status);
+      if (res.status === 429) retryAfter = res.headers.get('retry-after');
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    expect(crm.contacts.size).toBe(3);
+  });
+
+  it('creates one contact for a submission sent twice, at once or later', async () => {
+    crm = await startFakeCrm({ api: 'v2' });
+    crm.fail('contact', { stallMs: 200 });
+    const e = await endpoint(crm.env());
+    const body = JSON.stringify(sampleClaim());
+    const [a, b] = await Promise.all([e.post(body), e.post(body)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect((await e.post(body)).status).toBe(200);
+    expect(crm.contacts.size).toBe(1);
+    expect(crm.notes).toHaveLength(1);
+  });
+
+  it('accepts the no-JS form post and answers 303 to the confirmation page', async () => {
+    crm = await startFakeCrm({ api: 'v2' });
+    const e = await endpoint(crm.env());
+    const s = sampleClaim({ city: 'Québec City' });
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(s)) {
+      if (k === 'damageTypes') for (const d of v as string[]) form.append(k, d);
+      else if (k === 'hasStartedClaim') form.append(k, 'true');
+      else form.append(k, String(v));
+    }
+    const res = await e.post(form.toString(), {
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/confirmation?city=Qu%C3%A9bec%20City');
+    expect(crm.contacts.get('c1')?.tags).toEqual([
+      'Insurance Claim',
+      'residential',
+      'water',
+      'storm',
+    ]);
+    form.set('email', 'not-an-email');
+    form.set('submissionId', 'another-submission-0001');
+    const bad = await e.post(form.toString(), {
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
+    expect(bad.status).toBe(303);
+    expect(bad.headers.get('location')).toBe('/form-error?status=400');
+    expect(crm.contacts.size).toBe(1);
+    // Without JavaScript the browser sends no submission id: the endpoint makes one.
+    form.set('email', 'plain@example.ca');
+    form.delete('submissionId');
+    const plain = await e.post(form.toString(), {
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
+    expect(plain.headers.get('location')).toMatch(/^\/confirmation\?city=/);
+    expect(crm.contacts.size).toBe(2);
+  });
+
+  it('delivers the contact-page message with its note', async () => {
+    crm = await startFakeCrm({ api: 'v2' });
+    const e = await endpoint(crm.env());
+    const res = await e.post(
+      JSON.stringify({
+        form: 'contact',
+        submissionId: 'msg-0000-0000-0001',
+        page: '/contact',
+        fullName: 'Ana Silva',
+        email: 'ana@example.ca',
+        phone: '',
+        message: 'Do you cover Cape Breton?',
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(crm.contacts.get('c1')).toMatchObject({
+      firstName: 'Ana',
+      lastName: 'Silva',
+      tags: ['Website Message'],
+    });
+    expect(crm.notes[0]?.body).toContain('Do you cover Cape Breton?');
+  });
+
+  it('keeps a lead in the outbox when the CRM is down, and `leads retry` delivers it once', async () => {
+    crm = await startFakeCrm({ api: 'v2' });
+    crm.setFailureRate(1);
+    const e = await endpoint(crm.env());
+    const res = await e.post(JSON.stringify(sampleClaim()));
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ ok: true, status: 'queued' });
+    const queued = await outboxLines(e.outbox);
+    expect(queued).toHaveLength(1);
+    expect(queued[0].lead.email).toBe('marie@example.ca');
+    expect(e.logs.some((l) => l.includes('Failed to submit contact to GHL'))).toBe(true);
+
+    const list = runCli(['leads', 'list', '--outbox', e.outbox]);
+    expect(list.stdout).toContain('1 lead waiting');
+    expect(list.stdout).toContain('marie@example.ca');
+
+    const stillDown = await runCliAsync(['leads', 'retry', '--outbox', e.outbox], {
+      env: crm.env(),
+    });
+    expect(stillDown.code).toBe(1);
+    expect(stillDown.stdout).toContain('Delivered 0, already delivered 0, still waiting 1.');
+
+    crm.setFailureRate(0);
+    const [r1, r2] = await Promise.all([
+      runCliAsync(['leads', 'retry', '--outbox', e.outbox], { env: crm.env() }),
+      runCliAsync(['leads', 'retry', '--outbox', e.outbox], { env: crm.env() }),
+    ]);
+    expect([r1.code, r2.code]).toEqual([0, 0]);
+    expect(crm.contacts.size).toBe(1);
+    expect(await outboxLines(e.outbox)).toEqual([]);
+    expect(runCli(['leads', 'list', '--outbox', e.outbox]).stdout).toContain('No leads waiting');
+    // The same submission arriving again after the retry delivered it creates nothing new.
+    expect((await e.post(JSON.stringify(queued[0].lead))).status).toBe(200);
+    expect(crm.contacts.size).toBe(1);
+  });
+
+  it('queues every lead when no CRM token is configured', async () => {
+    const e = await endpoint({});
+    const res = await e.post(JSON.stringify(sampleClaim()));
+    expect(res.status).toBe(202);
+    expect(await outboxLines(e.outbox)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import type { ClaimLead } from '../../src/lead/schema.js';
+
+/** A complete questionnaire submission, as the browser sends it. */
+export const sampleClaim = (over: Partial<ClaimLead> = {}) => ({
+  form: 'questionnaire' as const,
+  submissionId: randomUUID(),
+  page: '/toronto/public-adjusters',
+  website: '',
+  city: 'Toronto',
+  claimType: 'residential' as const,
+  damageTypes: ['water' as const, 'storm' as const],
+  estimatedValue: '100k_250k' as const,
+  hasStartedClaim: true,
+  damageDescription: 'A burst pipe flooded the basement.',
+  fullName: 'Marie-Claire van der Berg',
+  email: 'marie@example.ca',
+  phone: '416-555-0199',
+  address: '12 King St W, Toronto, ON',
+  preferredContact: 'both' as const,
+  ...over,
+});
