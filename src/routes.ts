@@ -57,7 +57,8 @@ export interface Route {
   pages(site: Site): PageInput[];
 }
 
-const where = (c: City) => (c.national ? 'Canada' : `${c.name}, ${c.province}`);
+/** A place as Canadians write it in a snippet: Corner Brook, NL. Keeps descriptions within 160 characters. */
+const where = (c: City) => (c.national ? 'Canada' : `${c.name}, ${c.provinceCode}`);
 
 const QUESTIONNAIRE_TITLES: Record<QuestionnaireKind, (c: City) => string> = {
   'public-adjusters': (c) => `Public Adjusters in ${c.name}`,
@@ -212,7 +213,7 @@ export const ROUTES: Route[] = [
     pages: perCity((c) => ({
       path: `/${c.slug}`,
       title: `${c.name} Public Adjusters: Insurance Claim Help`,
-      description: `Property damage in ${where(c)}? Licensed public adjusters assess your loss and negotiate with your insurer. Free assessment, no upfront fees.`,
+      description: `Property damage in ${where(c)}? Licensed public adjusters assess your loss and deal with your insurer. Free assessment, no upfront fees.`,
       city: c,
     })),
   },

@@ -17,7 +17,9 @@ export function Document({
 }) {
   const { site, page, assets } = ctx;
   const { siteName } = site.settings;
-  const title = page.route === 'home' ? page.title : `${page.title} | ${siteName}`;
+  // Search results show about 60-70 characters: the brand goes only where it fits.
+  const branded = `${page.title} | ${siteName}`;
+  const title = page.route === 'home' || branded.length > 70 ? page.title : branded;
   const url = canonicalUrl(site, page.path);
   return (
     <html lang="en-CA" data-ga={site.settings.analyticsId}>
