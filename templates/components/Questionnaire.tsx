@@ -198,7 +198,7 @@ export function Questionnaire({
             id="q-address"
             name="address"
             type="text"
-            autoComplete="street-address"
+            autoComplete="address-line1"
             required
             maxLength={LIMITS.address}
           />

@@ -65,7 +65,14 @@ export function Testimonials({ items }: { items: readonly Testimonial[] }) {
           What an insurer first offered, and what the claim settled for once an adjuster took it on.
         </p>
       </div>
-      <div className="carousel" data-carousel="">
+      {/* Focusable so keyboard users can scroll it with the arrow keys; focus also pauses it. */}
+      <section
+        className="carousel"
+        data-carousel=""
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be keyboard-reachable (WCAG 2.1.1)
+        tabIndex={0}
+        aria-label="Client testimonials, scrolling"
+      >
         <div className="carousel-track">
           <ul className="carousel-list">
             {items.map((t) => (
@@ -82,7 +89,7 @@ export function Testimonials({ items }: { items: readonly Testimonial[] }) {
             ))}
           </ul>
         </div>
-      </div>
+      </section>
     </section>
   );
 }

@@ -15,7 +15,7 @@ const fast: RetryPolicy = {
 let crm: FakeCrm;
 afterEach(() => crm?.close());
 
-function client(api: 'v1' | 'v2', policy = fast, extraEnv: Record<string, string> = {}) {
+function client(policy = fast, extraEnv: Record<string, string> = {}) {
   const logs: Array<[string, Record<string, unknown>]> = [];
   const config = configFromEnv({ ...crm.env(), ...extraEnv });
   return { logs, c: createCrmClient(config, (e, f = {}) => logs.push([e, f]), policy) };
@@ -26,7 +26,7 @@ const lead = () => claimSchema.parse(sampleClaim());
 describe('GoHighLevel API v2 (the default)', () => {
   it('creates the contact with the exact SPEC §7 payload, then its note', async () => {
     crm = await startFakeCrm({ api: 'v2' });
-    const { c } = client('v2');
+    const { c } = client();
     const l = lead();
     const r = await c.deliver(l);
     expect(r).toEqual({ contactId: 'c1', noteAdded: true });
@@ -68,7 +68,7 @@ describe('GoHighLevel API v2 (the default)', () => {
 
   it('sends custom field ids where the location maps them', async () => {
     crm = await startFakeCrm({ api: 'v2' });
-    const { c } = client('v2', fast, {
+    const { c } = client(fast, {
       GHL_CUSTOM_FIELD_IDS: JSON.stringify({ claim_status: 'fld_9' }),
     });
     await c.deliver(claimSchema.parse(sampleClaim({ hasStartedClaim: false })));
@@ -79,7 +79,7 @@ describe('GoHighLevel API v2 (the default)', () => {
 
   it('is refused by the CRM with a wrong token or without the Version header', async () => {
     crm = await startFakeCrm({ api: 'v2', token: 'pit-right' });
-    const { c, logs } = client('v2', fast, { GHL_TOKEN: 'pit-wrong' });
+    const { c, logs } = client(fast, { GHL_TOKEN: 'pit-wrong' });
     await expect(c.deliver(lead())).rejects.toThrow('HTTP 401');
     expect(crm.calls.map((x) => x.status)).toEqual([401]); // a 4xx is not retried
     expect(logs[0]?.[0]).toBe('Failed to submit contact to GHL');
@@ -89,7 +89,7 @@ describe('GoHighLevel API v2 (the default)', () => {
   it('retries a failing contact call, then succeeds', async () => {
     crm = await startFakeCrm({ api: 'v2' });
     crm.fail('contact', { status: 503 }, { drop: true }, { status: 500 });
-    const { c } = client('v2');
+    const { c } = client();
     expect((await c.deliver(lead())).contactId).toBe('c1');
     expect(crm.calls.filter((x) => x.path === '/contacts/').map((x) => x.status)).toEqual([
       503, 0, 500, 201,
@@ -99,7 +99,7 @@ describe('GoHighLevel API v2 (the default)', () => {
   it('honours Retry-After on 429', async () => {
     crm = await startFakeCrm({ api: 'v2' });
     crm.fail('contact', { status: 429, retryAfter: '1' });
-    const { c } = client('v2');
+    const { c } = client();
     const t0 = Date.now();
     await c.deliver(lead());
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
@@ -108,7 +108,7 @@ describe('GoHighLevel API v2 (the default)', () => {
   it('gives up within the total time limit and times out a stalled call', async () => {
     crm = await startFakeCrm({ api: 'v2' });
     crm.fail('contact', { stallMs: 1500 }, { stallMs: 1500 }, { stallMs: 1500 }, { stallMs: 1500 });
-    const { c, logs } = client('v2', { ...fast, requestTimeoutMs: 300, totalMs: 1000 });
+    const { c, logs } = client({ ...fast, requestTimeoutMs: 300, totalMs: 1000 });
     const t0 = Date.now();
     await expect(c.deliver(lead())).rejects.toThrow('timed out');
     expect(Date.now() - t0).toBeLessThan(1500);
@@ -118,7 +118,7 @@ describe('GoHighLevel API v2 (the default)', () => {
   it('still delivers the lead when the note fails, and logs it', async () => {
     crm = await startFakeCrm({ api: 'v2' });
     crm.fail('note', { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
-    const { c, logs } = client('v2');
+    const { c, logs } = client();
     expect(await c.deliver(lead())).toEqual({ contactId: 'c1', noteAdded: false });
     expect(logs.map((l) => l[0])).toEqual(['Failed to add note to contact']);
     expect(crm.contacts.size).toBe(1);
@@ -126,7 +126,7 @@ describe('GoHighLevel API v2 (the default)', () => {
 
   it('uses the existing contact when the location refuses duplicates', async () => {
     crm = await startFakeCrm({ api: 'v2', allowDuplicates: false });
-    const { c } = client('v2');
+    const { c } = client();
     await c.deliver(lead());
     expect((await c.deliver(lead())).contactId).toBe('c1');
     expect(crm.contacts.size).toBe(1);
@@ -137,7 +137,7 @@ describe('GoHighLevel API v2 (the default)', () => {
 describe('GoHighLevel API v1 (the spec shape)', () => {
   it('posts /v1/contacts/ with customField as one object, then the note', async () => {
     crm = await startFakeCrm({ api: 'v1' });
-    const { c } = client('v1');
+    const { c } = client();
     expect(await c.deliver(lead())).toEqual({ contactId: 'c1', noteAdded: true });
     expect(crm.contacts.get('c1')).toMatchObject({
       firstName: 'Marie-Claire',

@@ -1,0 +1,67 @@
+// Lighthouse (mobile, default throttling) on the key pages of the bundled site; prints the four
+// category scores per page and exits 1 when any is below 100.
+// Usage: npm run audit [-- --runs 3]   (the median of several runs steadies the performance score)
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { build, startServer } from '../lib/cli.js';
+
+const PAGES = ['/', '/toronto/public-adjusters', '/toronto/fire-damage-claims', '/faq'];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+const runsArg = process.argv.indexOf('--runs');
+const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 1;
+
+const dist = path.join(await mkdtemp(path.join(os.tmpdir(), 'claimsite-audit-')), 'dist');
+await build({ dataDir: path.resolve('data'), outDir: dist });
+const { server, url } = await startServer({ dir: dist, port: 0, host: '127.0.0.1', apiPath: null });
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+  ],
+});
+
+let failed = false;
+try {
+  console.log(`${'page'.padEnd(30)} ${CATEGORIES.map((c) => c.padStart(15)).join('')}`);
+  for (const p of PAGES) {
+    const scores = Object.fromEntries(CATEGORIES.map((c) => [c, []]));
+    const notes = new Set();
+    for (let i = 0; i < runs; i++) {
+      const { lhr } = await lighthouse(url + p, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: CATEGORIES,
+      });
+      for (const c of CATEGORIES) scores[c].push(Math.round((lhr.categories[c]?.score ?? 0) * 100));
+      for (const c of CATEGORIES) {
+        for (const ref of lhr.categories[c]?.auditRefs ?? []) {
+          const a = lhr.audits[ref.id];
+          if (ref.weight > 0 && a && a.score !== null && a.score < 1)
+            notes.add(`  ${c}: ${a.id} (${a.title})${a.displayValue ? ` ${a.displayValue}` : ''}`);
+        }
+      }
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const row = CATEGORIES.map((c) => median(scores[c]));
+    console.log(`${p.padEnd(30)} ${row.map((s) => String(s).padStart(15)).join('')}`);
+    if (row.some((s) => s < 100)) {
+      failed = true;
+      for (const n of notes) console.log(n);
+    }
+  }
+} finally {
+  await chrome.kill();
+  server.close();
+}
+if (failed) {
+  console.error('Some score is below 100.');
+  process.exitCode = 1;
+}
