@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { TEMPLATES, type Template } from '../../templates/pages/index.js';
 import type { PageContext } from '../render/context.js';
+import { FragmentCache } from '../render/fragments.js';
 import { renderPage } from '../render/render.js';
 import { buildPages, type Page, ROUTES, type Route, type RouteId } from '../routes.js';
 import { loadSite } from '../site/load.js';
@@ -25,6 +26,8 @@ export interface BuildResult {
   outDir: string;
   pages: number;
   files: number;
+  /** Files whose bytes changed (the rest kept their previous file and modification time). */
+  changed: number;
   bytes: number;
   ms: number;
 }
@@ -46,9 +49,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     for (const a of assets.files) await staging.write(a.file, a.contents);
     const pending = new Set<Promise<void>>();
     let done = 0;
+    const fragments = new FragmentCache();
     for (const page of pages) {
       const ctx: PageContext = { site, page, pages, assets };
-      const write = staging.write(page.file, renderPage(ctx, templates));
+      const write = staging.write(page.file, renderPage(ctx, templates, fragments));
       pending.add(write);
       write.then(
         () => pending.delete(write),
@@ -71,6 +75,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     outDir: path.resolve(options.outDir),
     pages: pages.length,
     files: staging.files,
+    changed: staging.changed,
     bytes: staging.bytes,
     ms: performance.now() - started,
   };

@@ -1,15 +1,19 @@
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
  * A build writes into a sibling staging folder and swaps it in only at the end, so a failed
  * or killed build leaves the previous output as it was. The swap is two renames; a build
  * killed between them leaves the old tree under `.{name}.old-*`, which the next build restores.
+ * A file whose bytes did not change is hard-linked from the previous output instead of written,
+ * so it keeps its modification time (and hosts that sync by time upload only what changed).
  */
 export class Staging {
   private readonly made = new Set<string>();
   bytes = 0;
   files = 0;
+  /** Files written because their bytes are new or changed. */
+  changed = 0;
 
   private constructor(
     readonly outDir: string,
@@ -31,9 +35,21 @@ export class Staging {
       await mkdir(parent, { recursive: true });
       this.made.add(parent);
     }
-    await writeFile(target, data);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     this.files++;
-    this.bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+    this.bytes += bytes.byteLength;
+    const previous = path.join(this.outDir, rel);
+    const old = await readFile(previous).catch(() => null);
+    if (old?.equals(bytes)) {
+      try {
+        await link(previous, target);
+        return;
+      } catch {
+        // A file system without hard links: write the bytes instead.
+      }
+    }
+    await writeFile(target, bytes);
+    this.changed++;
   }
 
   async commit(): Promise<void> {

@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { Template } from '../../templates/pages/index.js';
 import type { RouteId } from '../routes.js';
 import type { PageContext } from './context.js';
+import { type FragmentCache, renderWith } from './fragments.js';
 
 export class RenderError extends Error {
   constructor(
@@ -18,10 +19,15 @@ export class RenderError extends Error {
   }
 }
 
-/** One page to a complete HTML document. */
-export function renderPage(ctx: PageContext, templates: Record<RouteId, Template>): string {
+/** One page to a complete HTML document; shared fragments come from `fragments` when given. */
+export function renderPage(
+  ctx: PageContext,
+  templates: Record<RouteId, Template>,
+  fragments?: FragmentCache,
+): string {
   try {
-    return `<!DOCTYPE html>${renderToStaticMarkup(templates[ctx.page.route](ctx))}`;
+    const html = renderWith(fragments, () => renderToStaticMarkup(templates[ctx.page.route](ctx)));
+    return `<!DOCTYPE html>${fragments ? fragments.fill(html) : html}`;
   } catch (err) {
     throw new RenderError(ctx.page.path, err);
   }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { EMAIL_PATTERN, LIMITS } from '../../src/lead/rules.js';
+import { Memo } from '../../src/render/fragments.js';
 
 export const DAMAGE_TYPES = [
   { value: 'fire', label: 'Fire' },
@@ -90,6 +91,15 @@ export function Questionnaire({
       <input type="hidden" name="city" value={cityName} />
       <input type="hidden" name="page" value={pagePath} />
       <input type="hidden" name="submissionId" value="" data-submission-id="" />
+      <Memo id="questionnaire-body">{() => <QuestionnaireBody />}</Memo>
+    </form>
+  );
+}
+
+/** Everything in the form that is the same on every page: rendered once per build. */
+function QuestionnaireBody() {
+  return (
+    <>
       <div className="hp" aria-hidden="true">
         <label>
           Leave this field empty
@@ -228,6 +238,6 @@ export function Questionnaire({
       <p className="form-note">
         Free and confidential. No upfront fees. We respond within 24 hours.
       </p>
-    </form>
+    </>
   );
 }

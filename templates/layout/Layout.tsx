@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { type PageContext, scopeSlug } from '../../src/render/context.js';
+import { Memo } from '../../src/render/fragments.js';
 import { topCities } from '../../src/site/model.js';
 import { Document } from './Document.js';
 import { Footer } from './Footer.js';
@@ -22,15 +23,21 @@ export function Layout({
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <Header siteName={siteName} phone={phone} scope={scope} />
+      <Memo id={`header:${scope}`}>
+        {() => <Header siteName={siteName} phone={phone} scope={scope} />}
+      </Memo>
       <main id="main">{children}</main>
-      <Footer
-        siteName={siteName}
-        phone={phone}
-        email={email}
-        scope={scope}
-        topCities={topCities(ctx.site, 4)}
-      />
+      <Memo id={`footer:${scope}`}>
+        {() => (
+          <Footer
+            siteName={siteName}
+            phone={phone}
+            email={email}
+            scope={scope}
+            topCities={topCities(ctx.site, 4)}
+          />
+        )}
+      </Memo>
     </Document>
   );
 }

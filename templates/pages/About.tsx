@@ -1,5 +1,6 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
+import { Memo } from '../../src/render/fragments.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -45,7 +46,7 @@ export function AboutPage(ctx: PageContext) {
         </ul>
       </Section>
 
-      <Stats />
+      <Memo id="stats">{() => <Stats />}</Memo>
 
       <Section
         id="areas-title"
@@ -67,12 +68,16 @@ export function AboutPage(ctx: PageContext) {
       </Section>
 
       <Section id="process-title" title="Our Process">
-        <Steps steps={site.content.process.aboutProcess} />
+        <Memo id="steps:aboutProcess">
+          {() => <Steps steps={site.content.process.aboutProcess} />}
+        </Memo>
       </Section>
 
-      <Testimonials items={site.content.testimonials} />
+      <Memo id="testimonials">{() => <Testimonials items={site.content.testimonials} />}</Memo>
 
-      <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={place} />
+      <Memo id={`cta:${scopeSlug(ctx)}:${place}`}>
+        {() => <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={place} />}
+      </Memo>
     </Layout>
   );
 }

@@ -1,5 +1,6 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
+import { Memo } from '../../src/render/fragments.js';
 import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
 import { type City, nearbyCities } from '../../src/site/model.js';
 import { Accordion } from '../components/Accordion.js';
@@ -121,7 +122,11 @@ export function AreaPage(ctx: PageContext) {
         <Accordion id="area-faq" items={faqs} />
       </Section>
 
-      <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={area.name} />
+      <Memo id={`cta:${scopeSlug(ctx)}:${area.name}`}>
+        {() => (
+          <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={area.name} />
+        )}
+      </Memo>
     </Layout>
   );
 }

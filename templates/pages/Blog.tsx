@@ -1,4 +1,5 @@
 import type { PageContext } from '../../src/render/context.js';
+import { Memo } from '../../src/render/fragments.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -42,7 +43,9 @@ export function BlogPage(ctx: PageContext) {
           ))}
         </ul>
       </section>
-      <CallToAction phone={site.settings.phone} scope="canada" place="your area" />
+      <Memo id="cta:canada:your area">
+        {() => <CallToAction phone={site.settings.phone} scope="canada" place="your area" />}
+      </Memo>
     </Layout>
   );
 }
@@ -79,7 +82,9 @@ export function BlogPostPage(ctx: PageContext) {
           <div dangerouslySetInnerHTML={{ __html: post.html }} />
         </div>
       </article>
-      <CallToAction phone={site.settings.phone} scope="canada" place="your area" />
+      <Memo id="cta:canada:your area">
+        {() => <CallToAction phone={site.settings.phone} scope="canada" place="your area" />}
+      </Memo>
     </Layout>
   );
 }

@@ -1,5 +1,6 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
+import { Memo } from '../../src/render/fragments.js';
 import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
@@ -67,7 +68,7 @@ export function CityLandingPage(ctx: PageContext) {
       </CityHero>
 
       <Section id="how-title" title="How It Works">
-        <Steps steps={site.content.process.howItWorks} />
+        <Memo id="steps:howItWorks">{() => <Steps steps={site.content.process.howItWorks} />}</Memo>
       </Section>
 
       <Section
@@ -109,10 +110,14 @@ export function CityLandingPage(ctx: PageContext) {
         title="Frequently Asked Questions"
         tone={city.national ? 'plain' : 'soft'}
       >
-        <Accordion id="city-faq" items={faqs} />
+        <Memo id={`city-faq:${city.name}`}>{() => <Accordion id="city-faq" items={faqs} />}</Memo>
       </Section>
 
-      <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={city.name} />
+      <Memo id={`cta:${scopeSlug(ctx)}:${city.name}`}>
+        {() => (
+          <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={city.name} />
+        )}
+      </Memo>
     </Layout>
   );
 }

@@ -1,5 +1,6 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
+import { Memo } from '../../src/render/fragments.js';
 import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
@@ -43,7 +44,9 @@ export function ClaimTypePage(ctx: PageContext) {
       </CityHero>
 
       <Section id="how-title" title="How It Works">
-        <Steps steps={site.content.process.claimProcess} />
+        <Memo id="steps:claimProcess">
+          {() => <Steps steps={site.content.process.claimProcess} />}
+        </Memo>
       </Section>
 
       <Section id="features-title" title="What We Do for You" tone="soft">
@@ -79,7 +82,9 @@ export function ClaimTypePage(ctx: PageContext) {
         <Accordion id="type-faq" items={type.faqs} />
       </Section>
 
-      <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={place} />
+      <Memo id={`cta:${scopeSlug(ctx)}:${place}`}>
+        {() => <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={place} />}
+      </Memo>
     </Layout>
   );
 }

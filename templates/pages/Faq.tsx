@@ -1,4 +1,5 @@
 import type { PageContext } from '../../src/render/context.js';
+import { Memo } from '../../src/render/fragments.js';
 import { breadcrumbs, business, faqPage } from '../../src/render/structured-data.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
@@ -43,7 +44,9 @@ export function FaqPage(ctx: PageContext) {
           <Accordion id={`faq-${g.id}`} items={g.items} />
         </Section>
       ))}
-      <CallToAction phone={site.settings.phone} scope="canada" place="your area" />
+      <Memo id="cta:canada:your area">
+        {() => <CallToAction phone={site.settings.phone} scope="canada" place="your area" />}
+      </Memo>
     </Layout>
   );
 }

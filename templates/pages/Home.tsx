@@ -1,4 +1,5 @@
 import type { PageContext } from '../../src/render/context.js';
+import { Memo } from '../../src/render/fragments.js';
 import { business } from '../../src/render/structured-data.js';
 import { topCities } from '../../src/site/model.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -82,7 +83,7 @@ export function HomePage(ctx: PageContext) {
       </Section>
 
       <Section id="how-title" title="How It Works" tone="soft">
-        <Steps steps={site.content.process.howItWorks} />
+        <Memo id="steps:howItWorks">{() => <Steps steps={site.content.process.howItWorks} />}</Memo>
       </Section>
 
       <CallToAction phone={phone} scope="canada" place="your area" />

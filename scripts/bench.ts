@@ -1,0 +1,423 @@
+// Build benchmark: how long `claimsite generate` takes, and how much memory it needs, for the
+// bundled site (1x) and for a data set ten times larger made from it (10x: every city copied
+// as "<Name> 2" .. "<Name> 10", with its own slug, id and description), against the floor: a
+// plain Node process writing the same number of files of the same sizes under the same paths.
+// Also an incremental rebuild: one city's description edited, rebuilt into the same folder.
+// Usage: npm run bench -- [--runs N] [--warmup N] [--only 1x|10x] [--keep]
+//
+// Every figure is a whole child process, timed from spawn to exit, as a site owner runs it. The
+// child is `node --input-type=module -e <program>`: the program does what bin/claimsite.js does
+// (imports lib/cli.js and awaits main(['generate', ...])), with a silent io, and then prints
+// process.resourceUsage().maxRSS, so one run gives both the wall time and the peak RSS.
+//
+// The file-system trap: on this machine, creating files is several times slower for a few
+// minutes after tens of thousands of files were deleted. So this script deletes nothing before
+// or between timed runs: every full build and every floor run writes to a fresh folder that does
+// not exist yet (<tmp>/1x/build-1, build-2, ..., floor-1, ...); the incremental runs, where the
+// build's own swap deletes the tree it replaces, come after every full build and floor run; the
+// whole temporary folder is removed only at the very end, after the table is printed.
+import { spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildPages } from '../src/routes.js';
+import { loadSite } from '../src/site/load.js';
+import type { CityRecord } from '../src/site/schema.js';
+import { slugify } from '../src/site/slug.js';
+
+const SCALE = 10;
+
+/** The child for a build: bin/claimsite.js plus a silent io and the peak RSS on stdout. */
+const GENERATE_CHILD = `
+const [cli, ...args] = process.argv.slice(1);
+const { main } = await import(cli);
+const io = { out() {}, err: (t) => process.stderr.write(t), tty: false };
+const code = await main(args, io);
+process.stdout.write(JSON.stringify({ code, maxRSS: process.resourceUsage().maxRSS }) + '\\n');
+process.exitCode = code;
+`;
+
+/** The child for the floor: plain fs calls, synthetic bytes made before the clock starts. */
+const FLOOR_CHILD = `
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+const [manifest, out] = process.argv.slice(1);
+const files = JSON.parse(readFileSync(manifest, 'utf8'));
+let max = 0;
+for (const [, size] of files) max = Math.max(max, size);
+const bytes = Buffer.alloc(max, '<p>Synthetic bytes of the same size as the page.</p>\\n');
+const made = new Set();
+const started = performance.now();
+for (const [rel, size] of files) {
+  const file = path.join(out, rel);
+  const dir = path.dirname(file);
+  if (!made.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  }
+  writeFileSync(file, bytes.subarray(0, size));
+}
+const writeMs = performance.now() - started;
+process.stdout.write(JSON.stringify({ writeMs, maxRSS: process.resourceUsage().maxRSS }) + '\\n');
+`;
+
+interface Run {
+  ms: number;
+  rssKb: number;
+  /** Floor only: the time of the write loop inside the process. */
+  writeMs?: number;
+  /** Incremental only: files whose modification time changed, their bytes, and all files. */
+  changed?: number;
+  changedBytes?: number;
+  total?: number;
+}
+
+interface Bench {
+  label: '1x' | '10x';
+  dataDir: string;
+  pages: number;
+  cities: number;
+  warmup: number;
+  runs: number;
+  files: number;
+  bytes: number;
+  builds: Run[];
+  floors: Run[];
+  incremental: Run[];
+  /** The folder of the last full build, rebuilt in place by the incremental runs. */
+  lastOut: string;
+  made: number;
+}
+
+const { values: opts } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    runs: { type: 'string' },
+    warmup: { type: 'string' },
+    only: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const count = (v: string | undefined, fallback: number, min: number, name: string) => {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`--${name} must be a whole number >= ${min}`);
+  return n;
+};
+if (opts.only !== undefined && opts.only !== '1x' && opts.only !== '10x') {
+  throw new Error('--only must be 1x or 10x');
+}
+
+const root = process.cwd();
+const cliFile = path.join(root, 'lib', 'cli.js');
+await stat(cliFile).catch(() => {
+  throw new Error(`${cliFile} is missing: run this with \`npm run bench\` from the project root`);
+});
+const cliUrl = pathToFileURL(cliFile).href;
+const fmt = new Intl.NumberFormat('en-CA');
+const startedAt = new Date();
+const loadAtStart = os.loadavg();
+const tmp = await mkdtemp(path.join(os.tmpdir(), 'claimsite-bench-'));
+const log = (text: string) => process.stderr.write(`${text}\n`);
+log(`Working in ${tmp} (removed at the end${opts.keep ? ' unless --keep' : ''})`);
+process.once('SIGINT', () => {
+  log(`\nInterrupted: ${tmp} is left in place; remove it when no longer needed.`);
+  process.exit(130);
+});
+
+// The data sets: an exact copy of data/ (the incremental runs edit it), and the 10x set.
+const data1 = path.join(tmp, 'data-1x');
+const data10 = path.join(tmp, 'data-10x');
+await cp(path.join(root, 'data'), data1, { recursive: true });
+await cp(path.join(root, 'data'), data10, { recursive: true });
+const citiesDir = path.join(root, 'data', 'cities');
+const cityFiles = (await readdir(citiesDir)).filter((n) => n.endsWith('.json')).sort();
+const originals: CityRecord[] = [];
+for (const name of cityFiles) {
+  const cities = JSON.parse(await readFile(path.join(citiesDir, name), 'utf8')) as CityRecord[];
+  originals.push(...cities);
+  const copies: CityRecord[] = [];
+  for (let k = 2; k <= SCALE; k++) for (const c of cities) copies.push(copyOf(c, k));
+  await writeJson(path.join(data10, 'cities', name), [...cities, ...copies]);
+}
+// The incremental runs edit the city of median population (ties by id), in both data sets.
+const byPopulation = [...originals].sort(
+  (a, b) => a.population - b.population || a.id.localeCompare(b.id),
+);
+const edited = byPopulation[Math.floor(byPopulation.length / 2)];
+if (!edited) throw new Error('data/cities holds no cities');
+
+const benches: Bench[] = [];
+for (const [label, dataDir, warmup, runs] of [
+  ['1x', data1, 1, 5],
+  ['10x', data10, 1, 3],
+] as const) {
+  if (opts.only && opts.only !== label) continue;
+  const site = await loadSite(dataDir); // throws a DataError naming the record if invalid
+  await mkdir(path.join(tmp, label));
+  benches.push({
+    label,
+    dataDir,
+    pages: buildPages(site).length,
+    cities: site.cities.length,
+    warmup: count(opts.warmup, warmup, 0, 'warmup'),
+    runs: count(opts.runs, runs, 1, 'runs'),
+    files: 0,
+    bytes: 0,
+    builds: [],
+    floors: [],
+    incremental: [],
+    lastOut: '',
+    made: 0,
+  });
+}
+
+// Full builds and floor runs first, each into a fresh folder, floor and build alternating so a
+// change in the machine's load touches both alike.
+for (const b of benches) {
+  log(`\n${b.label}: ${fmt.format(b.cities)} cities, ${fmt.format(b.pages)} pages`);
+  const fresh = (kind: string) => path.join(tmp, b.label, `${kind}-${++b.made}`);
+  const full = async (what: string) => {
+    const out = fresh('build');
+    const run = await generate(b.dataDir, out);
+    b.lastOut = out;
+    log(`  ${b.label} build ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS`);
+    return run;
+  };
+  const floor = async (what: string, manifest: string) => {
+    const run = await floorRun(manifest, fresh('floor'));
+    log(`  ${b.label} floor ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS`);
+    return run;
+  };
+  for (let i = 1; i <= b.warmup; i++) await full(`warm-up ${i}`);
+  if (b.warmup === 0) b.builds.push(await full(`run 1/${b.runs}`));
+  const tree = await listFiles(b.lastOut);
+  b.files = tree.size;
+  b.bytes = sum([...tree.values()].map((f) => f.size));
+  const manifest = path.join(tmp, b.label, 'manifest.json');
+  await writeFile(manifest, JSON.stringify([...tree].map(([rel, f]) => [rel, f.size])));
+  for (let i = 1; i <= b.warmup; i++) await floor(`warm-up ${i}`, manifest);
+  while (b.builds.length < b.runs || b.floors.length < b.runs) {
+    if (b.floors.length < b.runs) {
+      b.floors.push(await floor(`run ${b.floors.length + 1}/${b.runs}`, manifest));
+    }
+    if (b.builds.length < b.runs) b.builds.push(await full(`run ${b.builds.length + 1}/${b.runs}`));
+  }
+}
+
+// Incremental runs last: edit one description, rebuild into the last full build's folder.
+for (const b of benches) {
+  let before = await listFiles(b.lastOut);
+  for (let i = 1; i <= b.warmup + b.runs; i++) {
+    await editDescription(b.dataDir, edited, i);
+    const run = await generate(b.dataDir, b.lastOut);
+    const after = await listFiles(b.lastOut);
+    const changed = [...after].filter(([rel, f]) => before.get(rel)?.mtimeNs !== f.mtimeNs);
+    run.changed = changed.length;
+    run.changedBytes = sum(changed.map(([, f]) => f.size));
+    run.total = after.size;
+    before = after;
+    const what = i <= b.warmup ? `warm-up ${i}` : `run ${i - b.warmup}/${b.runs}`;
+    log(
+      `  ${b.label} incremental ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS, ` +
+        `${fmt.format(run.changed)} of ${fmt.format(run.total)} files rewritten`,
+    );
+    if (i > b.warmup) b.incremental.push(run);
+  }
+}
+
+// The report.
+const cpus = os.cpus();
+const loadAtEnd = os.loadavg();
+const lines: string[] = [
+  '',
+  `machine: ${cpus.length} cores, ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ` +
+    `${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}, ` +
+    `${os.platform()} ${os.release()}, ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+  `load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${loadAtEnd[0]?.toFixed(2)}`,
+  `runs: ${benches.map((b) => `${b.label} ${b.warmup} warm-up + ${b.runs} timed`).join(', ')}; medians; wall time from spawn to exit of the whole process`,
+  'file-system trap avoided: no tree is deleted before or between timed runs (each full build and floor run writes a fresh folder; incremental runs, whose swap deletes the old tree, come last; cleanup only after this table)',
+  `incremental: the description of ${edited.name} (${edited.id}, population ${fmt.format(edited.population)}, the median) edited, rebuilt into the same folder; rewritten = modification time changed`,
+  'floor: one plain Node process writes the same number of files, same paths and sizes, with mkdirSync/writeFileSync',
+  '',
+];
+const rows: string[][] = [
+  ['site', 'pages', 'bytes', 'median', 'min-max', 'ms/page', 'peak RSS', 'x floor', ''],
+];
+for (const b of benches) {
+  const floorMs = median(b.floors.map((r) => r.ms));
+  const row = (label: string, runs: Run[], bytes: number, note = '') => {
+    const ms = median(runs.map((r) => r.ms));
+    const times = runs.map((r) => r.ms);
+    return [
+      label,
+      label.startsWith('floor') ? '' : fmt.format(b.pages),
+      mb(bytes),
+      seconds(ms),
+      `${seconds(Math.min(...times), false)}-${seconds(Math.max(...times))}`,
+      (ms / b.pages).toFixed(2),
+      mb(median(runs.map((r) => r.rssKb)) * 1024, 0),
+      (ms / floorMs).toFixed(1),
+      note,
+    ];
+  };
+  rows.push(row(b.label, b.builds, b.bytes));
+  const changed = b.incremental.map((r) => r.changed ?? 0);
+  const lo = Math.min(...changed);
+  const hi = Math.max(...changed);
+  const total = b.incremental[0]?.total ?? 0;
+  rows.push(
+    row(
+      `${b.label} incr`,
+      b.incremental,
+      median(b.incremental.map((r) => r.changedBytes ?? 0)),
+      `(files rewritten: ${lo === hi ? fmt.format(lo) : `${fmt.format(lo)}-${fmt.format(hi)}`} of ${fmt.format(total)})`,
+    ),
+  );
+  const writeMs = median(b.floors.map((r) => r.writeMs ?? 0));
+  rows.push(
+    row(
+      `floor ${b.label}`,
+      b.floors,
+      b.bytes,
+      `(${fmt.format(b.files)} files; the write loop alone ${seconds(writeMs)})`,
+    ),
+  );
+}
+const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+for (const r of rows) {
+  lines.push(
+    r
+      .map((cell, i) =>
+        i === 0 || i === r.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0),
+      )
+      .join('  ')
+      .trimEnd(),
+  );
+}
+console.log(lines.join('\n'));
+
+if (opts.keep) log(`\nKept ${tmp}`);
+else {
+  log(`\nRemoving ${tmp} ...`);
+  await rm(tmp, { recursive: true, force: true });
+}
+
+function copyOf(c: CityRecord, k: number): CityRecord {
+  const name = `${c.name} ${k}`;
+  const slug = slugify(name);
+  return {
+    ...c,
+    id: `${c.provinceCode.toLowerCase()}-${slug}`,
+    name,
+    slug,
+    description: `${c.description} (Copy ${k}.)`,
+  };
+}
+
+async function editDescription(dataDir: string, city: CityRecord, n: number): Promise<void> {
+  const file = path.join(dataDir, 'cities', `${city.provinceCode.toLowerCase()}.json`);
+  const cities = JSON.parse(await readFile(file, 'utf8')) as CityRecord[];
+  const target = cities.find((c) => c.id === city.id);
+  if (!target) throw new Error(`${city.id} is not in ${file}`);
+  target.description = `${city.description} (Edited ${n}.)`;
+  await writeJson(file, cities);
+}
+
+async function writeJson(file: string, value: unknown): Promise<void> {
+  await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+async function generate(dataDir: string, outDir: string): Promise<Run> {
+  const argv = ['generate', '--data', dataDir, '--out', outDir, '--quiet'];
+  const child = await spawnNode([
+    '--input-type=module',
+    '-e',
+    GENERATE_CHILD,
+    '--',
+    cliUrl,
+    ...argv,
+  ]);
+  const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as { maxRSS: number };
+  return { ms: child.ms, rssKb: result.maxRSS };
+}
+
+async function floorRun(manifest: string, outDir: string): Promise<Run> {
+  const child = await spawnNode(['--input-type=module', '-e', FLOOR_CHILD, '--', manifest, outDir]);
+  const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as {
+    maxRSS: number;
+    writeMs: number;
+  };
+  return { ms: child.ms, rssKb: result.maxRSS, writeMs: result.writeMs };
+}
+
+/** Runs node with `args` in the project root; wall time from spawn to the process's exit. */
+function spawnNode(args: string[]): Promise<{ ms: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let ms = 0;
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.on('exit', () => {
+      ms = performance.now() - started;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve({ ms, stdout });
+      else
+        reject(
+          new Error(`child exited with ${code ?? signal}: ${args.slice(3).join(' ')}\n${stderr}`),
+        );
+    });
+  });
+}
+
+/** Every file under `dir`, by path relative to it, with its size and modification time. */
+async function listFiles(dir: string): Promise<Map<string, { size: number; mtimeNs: bigint }>> {
+  const files = new Map<string, { size: number; mtimeNs: bigint }>();
+  const walk = async (rel: string): Promise<void> => {
+    const entries = await readdir(path.join(dir, rel), { withFileTypes: true });
+    await Promise.all(
+      entries.map(async (e) => {
+        const child = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) return walk(child);
+        const s = await stat(path.join(dir, child), { bigint: true });
+        files.set(child, { size: Number(s.size), mtimeNs: s.mtimeNs });
+      }),
+    );
+  };
+  await walk('');
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
+
+function sum(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+function seconds(ms: number, unit = true): string {
+  const s = ms / 1000;
+  const text = s < 10 ? s.toFixed(2) : s < 100 ? s.toFixed(1) : s.toFixed(0);
+  return unit ? `${text} s` : text;
+}
+
+/** Sizes the way the CLI prints them (1 MB = 1024 x 1024 bytes). */
+function mb(bytes: number, digits = 1): string {
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(digits)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(digits)} MB`;
+}

@@ -1,0 +1,73 @@
+import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build } from '../src/build/build.js';
+import { FIXTURE_DATA, tempDir } from './helpers.js';
+
+/** Every file under dir: bytes, inode and modification time. */
+async function scan(dir: string) {
+  const out = new Map<string, { bytes: string; ino: number; mtimeMs: number }>();
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const full = path.join(e.parentPath, e.name);
+    const s = await stat(full);
+    out.set(path.relative(dir, full), {
+      bytes: await readFile(full, 'base64'),
+      ino: s.ino,
+      mtimeMs: s.mtimeMs,
+    });
+  }
+  return out;
+}
+
+describe('incremental builds', () => {
+  it('write exactly the files whose bytes change, keep the rest as they were, and equal a full build', async () => {
+    const dir = await tempDir();
+    const data = path.join(dir, 'data');
+    await cp(FIXTURE_DATA, data, { recursive: true });
+    const out = path.join(dir, 'dist');
+    const lastmod = '2026-11-22';
+    await build({ dataDir: data, outDir: out, lastmod });
+    const before = await scan(out);
+
+    // Nothing changed: nothing is written.
+    const again = await build({ dataDir: data, outDir: out, lastmod });
+    expect(again.changed).toBe(0);
+    const same = await scan(out);
+    for (const [rel, f] of same)
+      expect([rel, f.ino, f.mtimeMs]).toEqual([
+        rel,
+        before.get(rel)?.ino,
+        before.get(rel)?.mtimeMs,
+      ]);
+
+    // One city's description edited.
+    const file = path.join(data, 'cities/bc.json');
+    const cities = JSON.parse(await readFile(file, 'utf8'));
+    cities[0].description =
+      'Vancouver sits between the mountains and the sea. Atmospheric rivers bring days of rain.';
+    await writeFile(file, JSON.stringify(cities));
+    const result = await build({ dataDir: data, outDir: out, lastmod });
+    const after = await scan(out);
+
+    const full = path.join(dir, 'full');
+    await build({ dataDir: data, outDir: full, lastmod });
+    const fresh = await scan(full);
+    expect([...after.keys()].sort()).toEqual([...fresh.keys()].sort());
+    for (const [rel, f] of after) expect(f.bytes, rel).toBe(fresh.get(rel)?.bytes);
+
+    const differing = [...after]
+      .filter(([rel, f]) => f.bytes !== before.get(rel)?.bytes)
+      .map(([rel]) => rel);
+    expect(differing.length).toBeGreaterThan(0);
+    expect(
+      differing.every((rel) => rel.startsWith('vancouver/') || rel === 'sitemap/index.html'),
+    ).toBe(true);
+    expect(result.changed).toBe(differing.length);
+    for (const [rel, f] of after) {
+      const old = before.get(rel);
+      if (differing.includes(rel)) expect(f.ino, rel).not.toBe(old?.ino);
+      else expect([rel, f.ino, f.mtimeMs]).toEqual([rel, old?.ino, old?.mtimeMs]);
+    }
+  });
+});
