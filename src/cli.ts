@@ -9,6 +9,7 @@ import { jsonLog } from './lead/log.js';
 import { Outbox } from './lead/outbox.js';
 import { buildPages } from './routes.js';
 import { startServer } from './serve/server.js';
+import { childRebuild, startWatcher, type Watcher } from './serve/watch.js';
 import { displayPath } from './site/display-path.js';
 import { DataError } from './site/errors.js';
 import { loadSite } from './site/load.js';
@@ -129,16 +130,55 @@ export async function main(
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--api <path>', 'where to mount the lead endpoint', '/api/lead')
     .option('--no-api', 'serve files only, without the lead endpoint')
-    .action(async (opts: { dir: string; port: number; host: string; api: string | false }) => {
-      const { server, url } = await startServer({ ...opts, apiPath: opts.api || null });
-      io.out(`Serving ${opts.dir} at ${url}${opts.api ? ` (lead endpoint ${opts.api})` : ''}\n`);
-      await new Promise<void>((resolve) => {
-        server.on('close', resolve);
-        const stop = () => server.close();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
-    });
+    .option(
+      '--watch',
+      'rebuild on changes to the data, templates or browser code, and reload open pages',
+    )
+    .option('--data <dir>', 'data folder to build from in watch mode', bundledData)
+    .action(
+      async (opts: {
+        dir: string;
+        port: number;
+        host: string;
+        api: string | false;
+        watch?: boolean;
+        data: string;
+      }) => {
+        let watcher: Watcher | undefined;
+        if (opts.watch) {
+          const rebuild = childRebuild(root, opts.data, ['--out', opts.dir]);
+          io.out('Building…\n');
+          const first = await rebuild([]);
+          if (first) io.err(`${first}\n`);
+          watcher = startWatcher({
+            folders: [
+              path.resolve(opts.data),
+              ...['templates', 'src/client', 'src/styles'].map((f) => path.join(root, f)),
+            ],
+            rebuild,
+            onResult: (error, changed) => {
+              const what = changed.map((f) => path.relative(root, f)).join(', ');
+              if (error)
+                io.err(
+                  `Build failed after a change to ${what}; still serving the last good site.\n${error}\n`,
+                );
+              else io.out(`Rebuilt after a change to ${what}.\n`);
+            },
+          });
+        }
+        const { server, url } = await startServer({ ...opts, apiPath: opts.api || null, watcher });
+        io.out(
+          `Serving ${opts.dir} at ${url}${opts.api ? ` (lead endpoint ${opts.api})` : ''}${watcher ? ', watching for changes' : ''}\n`,
+        );
+        server.on('close', () => watcher?.close());
+        await new Promise<void>((resolve) => {
+          server.on('close', resolve);
+          const stop = () => server.close();
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+        });
+      },
+    );
 
   const leads = program
     .command('leads')

@@ -5,6 +5,7 @@ import { createLeadHandler, type LeadHandler } from '../lead/handler.js';
 import type { Log } from '../lead/log.js';
 import { handleNode } from '../lead/node.js';
 import { createStaticHandler } from './static.js';
+import { EVENTS_PATH, RELOAD_SCRIPT, type Watcher } from './watch.js';
 
 export interface ServeOptions {
   dir: string;
@@ -15,6 +16,8 @@ export interface ServeOptions {
   /** The endpoint, when the caller made it; otherwise one is made from the environment. */
   leadHandler?: LeadHandler;
   log?: Log;
+  /** Watch mode: serves the reload channel and injects its script into HTML answers. */
+  watcher?: Watcher;
 }
 
 /**
@@ -22,11 +25,12 @@ export interface ServeOptions {
  * endpoint mounted at its path. Without SITE_ORIGIN the endpoint accepts this server's origin.
  */
 export async function startServer(options: ServeOptions): Promise<{ server: Server; url: string }> {
-  const serveStatic = createStaticHandler(options.dir);
+  const serveStatic = createStaticHandler(options.dir, options.watcher ? RELOAD_SCRIPT : undefined);
   const apiPath = options.apiPath === undefined ? '/api/lead' : options.apiPath;
   let lead: LeadHandler | undefined = options.leadHandler;
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
+    if (options.watcher && path === EVENTS_PATH) return options.watcher.events(req, res);
     const work =
       apiPath && lead && (path === apiPath || path === `${apiPath}/`)
         ? handleNode(lead, req, res)

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 
@@ -46,8 +46,11 @@ export function candidates(root: string, rawPath: string): string[] | null {
   return [base, path.join(base, 'index.html')];
 }
 
-/** A request handler serving a built site folder; unknown paths get 404.html with status 404. */
-export function createStaticHandler(dir: string) {
+/**
+ * A request handler serving a built site folder; unknown paths get 404.html with status 404.
+ * `inject` is markup added before </body> of every HTML answer (watch mode's reload script).
+ */
+export function createStaticHandler(dir: string, inject?: string) {
   const root = path.resolve(dir);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -65,23 +68,34 @@ export function createStaticHandler(dir: string) {
     }
     for (const file of files) {
       const info = await stat(file).catch(() => null);
-      if (info?.isFile()) return send(req, res, file, info.size, 200);
+      if (info?.isFile()) return send(req, res, file, info.size, 200, inject);
     }
     const notFound = path.join(root, '404.html');
     const info = await stat(notFound).catch(() => null);
-    if (info?.isFile()) return send(req, res, notFound, info.size, 404);
+    if (info?.isFile()) return send(req, res, notFound, info.size, 404, inject);
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Not Found\n');
   };
 }
 
-function send(
+async function send(
   req: IncomingMessage,
   res: ServerResponse,
   file: string,
   size: number,
   status: number,
+  inject?: string,
 ) {
+  if (inject && file.endsWith('.html')) {
+    const html = (await readFile(file, 'utf8')).replace('</body>', `${inject}</body>`);
+    res.writeHead(status, {
+      'Content-Type': contentType(file),
+      'Content-Length': Buffer.byteLength(html),
+      'Cache-Control': 'no-store',
+    });
+    res.end(req.method === 'HEAD' ? undefined : html);
+    return;
+  }
   const immutable = /\/assets\/[^/]+\.[0-9a-f]{10}\.\w+$/.test(file);
   res.writeHead(status, {
     'Content-Type': contentType(file),
