@@ -92,7 +92,7 @@ export async function main(
       });
       if (!opts.quiet) {
         io.out(
-          `Built ${fmt.format(result.pages)} pages: ${fmt.format(result.files)} files (${fmt.format(result.changed)} changed), ${formatBytes(result.bytes)} in ${(result.ms / 1000).toFixed(2)} s -> ${displayPath(result.outDir)}\n`,
+          `Built ${fmt.format(result.pages)} pages (${fmt.format(result.rendered)} rendered): ${fmt.format(result.files)} files (${fmt.format(result.changed)} changed), ${formatBytes(result.bytes)} in ${(result.ms / 1000).toFixed(2)} s -> ${displayPath(result.outDir)}\n`,
         );
       }
     });

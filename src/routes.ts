@@ -1,9 +1,12 @@
 import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
-import { allCities } from './site/model.js';
+import { allCities, nearbyCities, topCities } from './site/model.js';
 import { CLAIM_TYPES, type ClaimType, QUESTIONNAIRE_PAGES } from './site/segments.js';
 
 export type ChangeFreq = 'daily' | 'weekly' | 'monthly';
+
+/** How many nearby cities an area page links to. */
+export const NEARBY = 6;
 
 export type RouteId =
   | 'home'
@@ -55,7 +58,18 @@ export interface Route {
   /** Written to this file instead of {path}/index.html. */
   file?: string;
   pages(site: Site): PageInput[];
+  /**
+   * The city data a page reads, for incremental builds: a page whose inputs did not change is
+   * not rendered again. Settings, content, code and the footer's cities are in the build key.
+   * Omitted means every city, so a route that declares nothing is rebuilt after any data edit.
+   */
+  reads?(page: PageInput, site: Site): unknown;
 }
+
+const none = () => null;
+const ownCity = (page: PageInput) => page.city;
+/** What lists of cities show: enough to notice a rename, a new slug or a new province. */
+const summary = (cities: readonly City[]) => cities.map((c) => [c.slug, c.name, c.province]);
 
 /** A place as Canadians write it in a snippet: Corner Brook, NL. Keeps descriptions within 160 characters. */
 const where = (c: City) => (c.national ? 'Canada' : `${c.name}, ${c.provinceCode}`);
@@ -91,6 +105,7 @@ export const ROUTES: Route[] = [
   {
     id: 'home',
     sitemap: { priority: 1.0, changefreq: 'daily' },
+    reads: (_, site) => summary(topCities(site, 6)),
     pages: (site) => [
       {
         path: '/',
@@ -102,6 +117,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'about',
+    reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
     pages: site1(
       '/about',
@@ -111,6 +127,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'services',
+    reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
     pages: site1(
       '/services',
@@ -120,6 +137,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'faq',
+    reads: none,
     sitemap: { priority: 0.9, changefreq: 'weekly' },
     pages: site1(
       '/faq',
@@ -129,6 +147,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'contact',
+    reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
     pages: site1(
       '/contact',
@@ -138,6 +157,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'privacy',
+    reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
     pages: site1(
       '/privacy',
@@ -147,6 +167,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'terms',
+    reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
     pages: site1(
       '/terms',
@@ -156,6 +177,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'blog',
+    reads: none,
     sitemap: { priority: 0.9, changefreq: 'weekly' },
     pages: site1(
       '/blog',
@@ -165,6 +187,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'blog-post',
+    reads: none,
     sitemap: { priority: 0.7, changefreq: 'monthly' },
     pages: (site) =>
       site.content.posts.map((post) => ({
@@ -185,6 +208,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'confirmation',
+    reads: none,
     sitemap: null,
     pages: site1(
       '/confirmation',
@@ -194,6 +218,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'form-error',
+    reads: none,
     sitemap: null,
     pages: site1(
       '/form-error',
@@ -203,12 +228,14 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'not-found',
+    reads: none,
     sitemap: null,
     file: '404.html',
     pages: site1('/404', 'Page Not Found', 'The page you asked for does not exist.'),
   },
   {
     id: 'city-home',
+    reads: ownCity,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     pages: perCity((c) => ({
       path: `/${c.slug}`,
@@ -219,6 +246,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'city-about',
+    reads: ownCity,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     pages: perCity((c) => ({
       path: `/${c.slug}/about`,
@@ -229,6 +257,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'questionnaire',
+    reads: ownCity,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     pages: perCity((c) =>
       QUESTIONNAIRE_PAGES.map((q) => ({
@@ -242,6 +271,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'city-services',
+    reads: ownCity,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     pages: perCity((c) => ({
       path: `/${c.slug}/services`,
@@ -252,6 +282,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'claim-type',
+    reads: ownCity,
     sitemap: { priority: 0.7, changefreq: 'monthly' },
     pages: perCity((c) =>
       CLAIM_TYPES.map(({ type, segment }) => ({
@@ -265,6 +296,10 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'area',
+    reads: (page, site) =>
+      page.city?.national
+        ? summary(site.cities.filter((c) => c.province === page.area?.name))
+        : [page.city, page.city && summary(nearbyCities(site, page.city, NEARBY))],
     sitemap: { priority: 0.6, changefreq: 'monthly' },
     pages: perCity((c) =>
       c.areas.map((a) => ({

@@ -47,7 +47,7 @@ describe('claimsite CLI', () => {
     const r = runCli(['generate', '--data', FIXTURE_DATA, '--out', out]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /^Built 103 pages: 109 files \(109 changed\), [\d.]+ (KB|MB) in [\d.]+ s -> /,
+      /^Built 103 pages \(103 rendered\): 109 files \(109 changed\), [\d.]+ (KB|MB) in [\d.]+ s -> /,
     );
     expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('<h1>');
   });

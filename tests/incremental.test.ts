@@ -27,12 +27,16 @@ describe('incremental builds', () => {
     await cp(FIXTURE_DATA, data, { recursive: true });
     const out = path.join(dir, 'dist');
     const lastmod = '2026-11-22';
-    await build({ dataDir: data, outDir: out, lastmod });
+    await build({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
     const before = await scan(out);
 
     // Nothing changed: nothing is written.
-    const again = await build({ dataDir: data, outDir: out, lastmod });
+    const again = await build({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
     expect(again.changed).toBe(0);
+    expect(again.rendered).toBe(0);
+    expect(again.bytes).toBe(
+      [...before.values()].reduce((n, f) => n + Buffer.from(f.bytes, 'base64').length, 0),
+    );
     const same = await scan(out);
     for (const [rel, f] of same)
       expect([rel, f.ino, f.mtimeMs]).toEqual([
@@ -47,7 +51,7 @@ describe('incremental builds', () => {
     cities[0].description =
       'Vancouver sits between the mountains and the sea. Atmospheric rivers bring days of rain.';
     await writeFile(file, JSON.stringify(cities));
-    const result = await build({ dataDir: data, outDir: out, lastmod });
+    const result = await build({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
     const after = await scan(out);
 
     const full = path.join(dir, 'full');
@@ -64,10 +68,37 @@ describe('incremental builds', () => {
       differing.every((rel) => rel.startsWith('vancouver/') || rel === 'sitemap/index.html'),
     ).toBe(true);
     expect(result.changed).toBe(differing.length);
+    // Only the pages that read Vancouver were rendered again: its own pages and the HTML sitemap.
+    const vancouverPages = [...after.keys()].filter(
+      (rel) => rel.startsWith('vancouver/') && rel.endsWith('.html'),
+    );
+    expect(result.rendered).toBe(vancouverPages.length + 1);
     for (const [rel, f] of after) {
       const old = before.get(rel);
       if (differing.includes(rel)) expect(f.ino, rel).not.toBe(old?.ino);
       else expect([rel, f.ino, f.mtimeMs]).toEqual([rel, old?.ino, old?.mtimeMs]);
     }
+  });
+
+  it('render again what a changed setting or a new top city touches, and equal a full build', async () => {
+    const dir = await tempDir();
+    const data = path.join(dir, 'data');
+    await cp(FIXTURE_DATA, data, { recursive: true });
+    const out = path.join(dir, 'dist');
+    const opts = { dataDir: data, outDir: out, lastmod: '2026-11-22', codeVersion: 'test' };
+    const first = await build(opts);
+    // Whitehorse outgrows Toronto: the home page and every footer change.
+    const file = path.join(data, 'cities/yt.json');
+    const yt = JSON.parse(await readFile(file, 'utf8'));
+    yt[0].population = 3000000;
+    await writeFile(file, JSON.stringify(yt));
+    const second = await build(opts);
+    expect(second.rendered).toBe(first.pages);
+    const full = path.join(dir, 'full');
+    await build({ ...opts, outDir: full });
+    const [a, b] = [await scan(out), await scan(full)];
+    for (const [rel, f] of b) expect(a.get(rel)?.bytes, rel).toBe(f.bytes);
+    // A different code version renders everything again.
+    expect((await build({ ...opts, codeVersion: 'other' })).rendered).toBe(first.pages);
   });
 });

@@ -5,9 +5,11 @@ import { FragmentCache } from '../render/fragments.js';
 import { renderPage } from '../render/render.js';
 import { buildPages, type Page, ROUTES, type Route, type RouteId } from '../routes.js';
 import { loadSite } from '../site/load.js';
-import { allCities } from '../site/model.js';
+import type { Site } from '../site/model.js';
+import { allCities, topCities } from '../site/model.js';
 import { buildAssets } from './assets.js';
-import { packageRoot } from './root.js';
+import { hash, type Manifest, readManifest, removeManifest, writeManifest } from './manifest.js';
+import { codeVersion, packageRoot } from './root.js';
 import { buildSitemaps, robotsTxt } from './sitemap.js';
 import { Staging } from './staging.js';
 
@@ -20,6 +22,8 @@ export interface BuildOptions {
   routes?: readonly Route[];
   templates?: Record<RouteId, Template>;
   onProgress?: (done: number, total: number) => void;
+  /** Identifies the templates and code; pages are reused only under the same one. Default: the CLI bundle's hash. */
+  codeVersion?: string | null;
 }
 
 export interface BuildResult {
@@ -28,6 +32,8 @@ export interface BuildResult {
   files: number;
   /** Files whose bytes changed (the rest kept their previous file and modification time). */
   changed: number;
+  /** Pages rendered; the others' inputs had not changed since the last build. */
+  rendered: number;
   bytes: number;
   ms: number;
 }
@@ -44,18 +50,47 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const templates = options.templates ?? TEMPLATES;
   const assets = await buildAssets(packageRoot(), allCities(site));
 
+  const routeById = new Map((options.routes ?? ROUTES).map((r) => [r.id, r]));
+  // Pages render from the site model; what they share goes into one key, what differs per page
+  // into its fingerprint. Without a code version (running from sources) nothing is reused.
+  const version = options.codeVersion === undefined ? codeVersion() : options.codeVersion;
+  const key =
+    version &&
+    hash([
+      version,
+      site.settings,
+      site.national,
+      site.content,
+      assets.css,
+      assets.js,
+      assets.cityIndex,
+      footerCities(site),
+    ]);
+  const previous = key ? await readManifest(options.outDir) : null;
+  const manifest: Manifest = { key: key ?? '', pages: {} };
+
+  const fragments = new FragmentCache();
   const staging = await Staging.open(options.outDir);
+  let rendered = 0;
   try {
     for (const a of assets.files) await staging.write(a.file, a.contents);
-    const pending = new Set<Promise<void>>();
+    const pending = new Set<Promise<unknown>>();
     let done = 0;
-    const fragments = new FragmentCache();
     for (const page of pages) {
-      const ctx: PageContext = { site, page, pages, assets };
-      const write = staging.write(page.file, renderPage(ctx, templates, fragments));
-      pending.add(write);
-      write.then(
-        () => pending.delete(write),
+      const route = routeById.get(page.route);
+      const fp = hash(route?.reads ? route.reads(page, site) : summaryOfAll(site));
+      manifest.pages[page.file] = fp;
+      let work: Promise<unknown>;
+      if (previous && previous.key === key && previous.pages[page.file] === fp) {
+        work = staging.reuse(page.file).then(async (kept) => {
+          if (!kept) await staging.write(page.file, renderOne(page));
+        });
+      } else {
+        work = staging.write(page.file, renderOne(page));
+      }
+      pending.add(work);
+      work.then(
+        () => pending.delete(work),
         () => {},
       );
       if (pending.size >= WRITE_WINDOW) await Promise.race(pending);
@@ -66,16 +101,24 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       await staging.write(s.file, s.contents);
     }
     await staging.write('robots.txt', robotsTxt(site));
+    await removeManifest(options.outDir);
     await staging.commit();
+    if (key) await writeManifest(options.outDir, manifest);
   } catch (err) {
     await staging.abort();
     throw err;
+  }
+
+  function renderOne(page: Page): string {
+    rendered++;
+    return renderPage({ site, page, pages, assets }, templates, fragments);
   }
   return {
     outDir: path.resolve(options.outDir),
     pages: pages.length,
     files: staging.files,
     changed: staging.changed,
+    rendered,
     bytes: staging.bytes,
     ms: performance.now() - started,
   };
@@ -94,4 +137,14 @@ function assertUniqueFiles(pages: readonly Page[]) {
     if (other) throw new Error(`Two pages would write ${p.file}: ${other} and ${p.path}`);
     seen.set(p.file, p.path);
   }
+}
+
+/** The footer lists the most populous cities on every page. */
+function footerCities(site: Site) {
+  return topCities(site, 4).map((c) => [c.slug, c.name]);
+}
+
+/** A page that declares nothing depends on every city. */
+function summaryOfAll(site: Site) {
+  return site.cities;
 }

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,4 +12,14 @@ export function packageRoot(): string {
     dir = up;
   }
   return dir;
+}
+
+/**
+ * The running code's identity: the hash of the compiled CLI bundle (which holds every template).
+ * Running from sources (tests, development) there is no bundle to identify, so null.
+ */
+export function codeVersion(): string | null {
+  const self = fileURLToPath(import.meta.url);
+  if (!self.endsWith(`${path.sep}lib${path.sep}cli.js`)) return null;
+  return createHash('sha256').update(readFileSync(self)).digest('hex').slice(0, 16);
 }

@@ -52,6 +52,27 @@ export class Staging {
     this.changed++;
   }
 
+  /** Takes the previous output's file as it is, without new bytes; false when there is none. */
+  async reuse(rel: string): Promise<boolean> {
+    const target = path.join(this.dir, rel);
+    const parent = path.dirname(target);
+    if (!this.made.has(parent)) {
+      await mkdir(parent, { recursive: true });
+      this.made.add(parent);
+    }
+    try {
+      await link(path.join(this.outDir, rel), target);
+    } catch {
+      return false;
+    }
+    // Awaited first: `this.bytes += await …` would read the total before the await and lose
+    // the additions of concurrent calls.
+    const { size } = await stat(target);
+    this.files++;
+    this.bytes += size;
+    return true;
+  }
+
   async commit(): Promise<void> {
     const old = siblingName(this.outDir, `old-${process.pid}-${Date.now()}`);
     const existing = await stat(this.outDir).catch(() => null);

@@ -2,6 +2,7 @@ import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Memo } from '../../src/render/fragments.js';
 import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
+import { NEARBY } from '../../src/routes.js';
 import { type City, nearbyCities } from '../../src/site/model.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
@@ -113,7 +114,7 @@ export function AreaPage(ctx: PageContext) {
             <p>
               <a href={`/${city.slug}/public-adjusters`}>All public adjusters in {city.name}</a>
             </p>
-            <CityLinks cities={nearbyCities(site, city, 6)} />
+            <CityLinks cities={nearbyCities(site, city, NEARBY)} />
           </>
         )}
       </Section>

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * What the last build rendered each page from: a build key (code, settings, content, assets)
+ * and a fingerprint per output file. Kept beside the output folder, never published.
+ */
+export interface Manifest {
+  key: string;
+  pages: Record<string, string>;
+}
+
+export const hash = (value: unknown) =>
+  createHash('sha256')
+    .update(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'))
+    .digest('base64url')
+    .slice(0, 22);
+
+const fileFor = (outDir: string) =>
+  path.join(
+    path.dirname(path.resolve(outDir)),
+    `.${path.basename(path.resolve(outDir))}.manifest.json`,
+  );
+
+export async function readManifest(outDir: string): Promise<Manifest | null> {
+  try {
+    return JSON.parse(await readFile(fileFor(outDir), 'utf8')) as Manifest;
+  } catch {
+    return null;
+  }
+}
+
+/** Removed before a swap and written after it, so it never describes an output it did not make. */
+export async function removeManifest(outDir: string): Promise<void> {
+  await rm(fileFor(outDir), { force: true });
+}
+
+export async function writeManifest(outDir: string, manifest: Manifest): Promise<void> {
+  await writeFile(fileFor(outDir), JSON.stringify(manifest));
+}
