@@ -21,10 +21,13 @@ export interface Assets {
 export const hashed = (name: string, ext: string, contents: Uint8Array) =>
   `assets/${name}.${createHash('sha256').update(contents).digest('hex').slice(0, 10)}.${ext}`;
 
-/** The browser script, the stylesheet and the city index, with content-hashed names. */
+/**
+ * The browser script and the stylesheet (which need no data, so they bundle while the data
+ * loads), then the city index, all with content-hashed names.
+ */
 export async function buildAssets(
   root: string,
-  cities: ReadonlyArray<{ slug: string; population: number }>,
+  cities: Promise<ReadonlyArray<{ slug: string; population: number }>>,
 ): Promise<Assets> {
   const [js, css, favicon] = await Promise.all([
     esbuild.build({
@@ -53,7 +56,7 @@ export async function buildAssets(
   const cssFile = hashed('site', 'css', cssBytes);
   // Small and loaded only by the not-found page, which applies the city lookup in the browser.
   const indexBytes = new TextEncoder().encode(
-    JSON.stringify(cities.map((c) => [c.slug, c.population])),
+    JSON.stringify((await cities).map((c) => [c.slug, c.population])),
   );
   const indexFile = hashed('cities', 'json', indexBytes);
   return {

@@ -44,11 +44,18 @@ const WRITE_WINDOW = 32;
 /** data -> site model -> page list -> HTML in a staging folder -> swapped in as outDir. */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
-  const site = await loadSite(options.dataDir, { baseUrl: options.baseUrl });
+  const loading = loadSite(options.dataDir, { baseUrl: options.baseUrl });
+  const bundling = buildAssets(
+    packageRoot(),
+    loading.then((site) => allCities(site)),
+  );
+  // A failed load is reported by the await below; this keeps its twin from going unhandled.
+  bundling.catch(() => {});
+  const site = await loading;
   const pages = buildPages(site, options.routes ?? ROUTES);
   assertUniqueFiles(pages);
   const templates = options.templates ?? TEMPLATES;
-  const assets = await buildAssets(packageRoot(), allCities(site));
+  const assets = await bundling;
 
   const routeById = new Map((options.routes ?? ROUTES).map((r) => [r.id, r]));
   // Pages render from the site model; what they share goes into one key, what differs per page
