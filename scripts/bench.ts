@@ -3,24 +3,29 @@
 // as "<Name> 2" .. "<Name> 10", with its own slug, id and description), against the floor: a
 // plain Node process writing the same number of files of the same sizes under the same paths.
 // Also an incremental rebuild: one city's description edited, rebuilt into the same folder.
+// Both sites build from copies in a temporary folder (1x: data/ as it is), never from data/.
 // Usage: npm run bench -- [--runs N] [--warmup N] [--only 1x|10x] [--keep]
+// (defaults: 1 warm-up and 5 timed runs for 1x, 1 and 3 for 10x; --runs and --warmup set both)
 //
-// Every figure is a whole child process, timed from spawn to exit, as a site owner runs it. The
-// child is `node --input-type=module -e <program>`: the program does what bin/claimsite.js does
-// (imports lib/cli.js and awaits main(['generate', ...])), with a silent io, and then prints
-// process.resourceUsage().maxRSS, so one run gives both the wall time and the peak RSS.
+// Every figure is a whole child process, timed from spawn to exit, as a site owner runs it:
+// `node bin/claimsite.js generate --data D --out O --quiet`, with one addition, a tiny module
+// preloaded by `--import` that prints process.resourceUsage().maxRSS when the process exits. So
+// one run gives both the wall time and the peak RSS (a 10x build need not run twice), and the
+// child is the real entry with whatever it sets up (NODE_ENV=production, say), not a copy of it
+// that could drift. The RSS matches /usr/bin/time's %M for the same process.
 //
 // The file-system trap: on this machine, creating files is several times slower for a few
 // minutes after tens of thousands of files were deleted. So this script deletes nothing before
 // or between timed runs: every full build and every floor run writes to a fresh folder that does
 // not exist yet (<tmp>/1x/build-1, build-2, ..., floor-1, ...); the incremental runs, where the
-// build's own swap deletes the tree it replaces, come after every full build and floor run; the
-// whole temporary folder is removed only at the very end, after the table is printed.
-import { spawn } from 'node:child_process';
+// build's own swap deletes the tree it replaces, come after every full build and floor run (so
+// their own figures include what that deletion costs the next rebuild, as it would for a site
+// owner); the whole temporary folder is removed only at the very end, after the table.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildPages } from '../src/routes.js';
 import { loadSite } from '../src/site/load.js';
@@ -29,22 +34,23 @@ import { slugify } from '../src/site/slug.js';
 
 const SCALE = 10;
 
-/** The child for a build: bin/claimsite.js plus a silent io and the peak RSS on stdout. */
-const GENERATE_CHILD = `
-const [cli, ...args] = process.argv.slice(1);
-const { main } = await import(cli);
-const io = { out() {}, err: (t) => process.stderr.write(t), tty: false };
-const code = await main(args, io);
-process.stdout.write(JSON.stringify({ code, maxRSS: process.resourceUsage().maxRSS }) + '\\n');
-process.exitCode = code;
-`;
+/**
+ * Loaded before bin/claimsite.js (node --import): prints the process's peak RSS as it exits.
+ * The build runs as the site owner runs it, with whatever bin/claimsite.js sets up first.
+ */
+const RSS_HOOK = `data:text/javascript,${encodeURIComponent(`
+import { writeSync } from 'node:fs';
+process.on('exit', (code) => {
+  writeSync(1, JSON.stringify({ code, maxRSS: process.resourceUsage().maxRSS }) + '\\n');
+});
+`)}`;
 
 /** The child for the floor: plain fs calls, synthetic bytes made before the clock starts. */
 const FLOOR_CHILD = `
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-const [manifest, out] = process.argv.slice(1);
-const files = JSON.parse(readFileSync(manifest, 'utf8'));
+const [list, out] = process.argv.slice(1);
+const files = JSON.parse(readFileSync(list, 'utf8'));
 let max = 0;
 for (const [, size] of files) max = Math.max(max, size);
 const bytes = Buffer.alloc(max, '<p>Synthetic bytes of the same size as the page.</p>\\n');
@@ -72,6 +78,8 @@ interface Run {
   changed?: number;
   changedBytes?: number;
   total?: number;
+  /** Builds only: lib/cli.js was not the file of the bench's start, before or after the run. */
+  otherCode?: boolean;
 }
 
 interface Bench {
@@ -116,17 +124,27 @@ const cliFile = path.join(root, 'lib', 'cli.js');
 await stat(cliFile).catch(() => {
   throw new Error(`${cliFile} is missing: run this with \`npm run bench\` from the project root`);
 });
-const cliUrl = pathToFileURL(cliFile).href;
+const binFile = path.join(root, 'bin', 'claimsite.js');
+// Another build may rebuild lib/cli.js while this runs: every build checks it is the same file.
+const codeAtStart = await codeId();
 const fmt = new Intl.NumberFormat('en-CA');
 const startedAt = new Date();
 const loadAtStart = os.loadavg();
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'claimsite-bench-'));
 const log = (text: string) => process.stderr.write(`${text}\n`);
 log(`Working in ${tmp} (removed at the end${opts.keep ? ' unless --keep' : ''})`);
-process.once('SIGINT', () => {
-  log(`\nInterrupted: ${tmp} is left in place; remove it when no longer needed.`);
-  process.exit(130);
-});
+/** The build or floor process running now, stopped with this script if it is interrupted. */
+let current: ChildProcess | undefined;
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.once(signal, () => {
+    current?.kill();
+    log(`\nInterrupted: ${tmp} is left in place; remove it when no longer needed.`);
+    process.exit(code);
+  });
+}
 
 // The data sets: an exact copy of data/ (the incremental runs edit it), and the 10x set.
 const data1 = path.join(tmp, 'data-1x');
@@ -184,11 +202,11 @@ for (const b of benches) {
     const out = fresh('build');
     const run = await generate(b.dataDir, out);
     b.lastOut = out;
-    log(`  ${b.label} build ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS`);
+    log(`  ${b.label} build ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS${other(run)}`);
     return run;
   };
-  const floor = async (what: string, manifest: string) => {
-    const run = await floorRun(manifest, fresh('floor'));
+  const floor = async (what: string, list: string) => {
+    const run = await floorRun(list, fresh('floor'));
     log(`  ${b.label} floor ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS`);
     return run;
   };
@@ -197,12 +215,12 @@ for (const b of benches) {
   const tree = await listFiles(b.lastOut);
   b.files = tree.size;
   b.bytes = sum([...tree.values()].map((f) => f.size));
-  const manifest = path.join(tmp, b.label, 'manifest.json');
-  await writeFile(manifest, JSON.stringify([...tree].map(([rel, f]) => [rel, f.size])));
-  for (let i = 1; i <= b.warmup; i++) await floor(`warm-up ${i}`, manifest);
+  const list = path.join(tmp, b.label, 'floor-files.json');
+  await writeFile(list, JSON.stringify([...tree].map(([rel, f]) => [rel, f.size])));
+  for (let i = 1; i <= b.warmup; i++) await floor(`warm-up ${i}`, list);
   while (b.builds.length < b.runs || b.floors.length < b.runs) {
     if (b.floors.length < b.runs) {
-      b.floors.push(await floor(`run ${b.floors.length + 1}/${b.runs}`, manifest));
+      b.floors.push(await floor(`run ${b.floors.length + 1}/${b.runs}`, list));
     }
     if (b.builds.length < b.runs) b.builds.push(await full(`run ${b.builds.length + 1}/${b.runs}`));
   }
@@ -223,7 +241,7 @@ for (const b of benches) {
     const what = i <= b.warmup ? `warm-up ${i}` : `run ${i - b.warmup}/${b.runs}`;
     log(
       `  ${b.label} incremental ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS, ` +
-        `${fmt.format(run.changed)} of ${fmt.format(run.total)} files rewritten`,
+        `${fmt.format(run.changed)} of ${fmt.format(run.total)} files rewritten${other(run)}`,
     );
     if (i > b.warmup) b.incremental.push(run);
   }
@@ -242,6 +260,7 @@ const lines: string[] = [
   'file-system trap avoided: no tree is deleted before or between timed runs (each full build and floor run writes a fresh folder; incremental runs, whose swap deletes the old tree, come last; cleanup only after this table)',
   `incremental: the description of ${edited.name} (${edited.id}, population ${fmt.format(edited.population)}, the median) edited, rebuilt into the same folder; rewritten = modification time changed`,
   'floor: one plain Node process writes the same number of files, same paths and sizes, with mkdirSync/writeFileSync',
+  codeLine(),
   '',
 ];
 const rows: string[][] = [
@@ -306,6 +325,25 @@ else {
   await rm(tmp, { recursive: true, force: true });
 }
 
+/** Which code the builds ran: lib/cli.js may be rebuilt by someone else while this runs. */
+function codeLine(): string {
+  const groups = benches.flatMap(
+    (b) =>
+      [
+        [b.label, b.builds],
+        [`${b.label} incr`, b.incremental],
+      ] as const,
+  );
+  const changed = groups
+    .map(([label, runs]) => [label, runs.filter((r) => r.otherCode).length, runs.length] as const)
+    .filter(([, n]) => n > 0);
+  if (changed.length === 0) return `code: lib/cli.js ${codeAtStart} throughout`;
+  return (
+    `WARNING: lib/cli.js was rebuilt during the bench (it was ${codeAtStart} at the start); ` +
+    `timed runs on other code: ${changed.map(([l, n, all]) => `${l} ${n} of ${all}`).join(', ')}`
+  );
+}
+
 function copyOf(c: CityRecord, k: number): CityRecord {
   const name = `${c.name} ${k}`;
   const slug = slugify(name);
@@ -332,21 +370,27 @@ async function writeJson(file: string, value: unknown): Promise<void> {
 }
 
 async function generate(dataDir: string, outDir: string): Promise<Run> {
+  const code = await codeId();
   const argv = ['generate', '--data', dataDir, '--out', outDir, '--quiet'];
-  const child = await spawnNode([
-    '--input-type=module',
-    '-e',
-    GENERATE_CHILD,
-    '--',
-    cliUrl,
-    ...argv,
-  ]);
+  const child = await spawnNode(['--import', RSS_HOOK, binFile, ...argv]);
   const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as { maxRSS: number };
-  return { ms: child.ms, rssKb: result.maxRSS };
+  return {
+    ms: child.ms,
+    rssKb: result.maxRSS,
+    otherCode: code !== codeAtStart || codeAtStart !== (await codeId()),
+  };
 }
 
-async function floorRun(manifest: string, outDir: string): Promise<Run> {
-  const child = await spawnNode(['--input-type=module', '-e', FLOOR_CHILD, '--', manifest, outDir]);
+/** The compiled CLI's identity, as the build's own code version: a hash of lib/cli.js. */
+async function codeId(): Promise<string> {
+  return createHash('sha256')
+    .update(await readFile(cliFile))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+async function floorRun(list: string, outDir: string): Promise<Run> {
+  const child = await spawnNode(['--input-type=module', '-e', FLOOR_CHILD, '--', list, outDir]);
   const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as {
     maxRSS: number;
     writeMs: number;
@@ -359,6 +403,7 @@ function spawnNode(args: string[]): Promise<{ ms: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    current = child;
     let ms = 0;
     let stdout = '';
     let stderr = '';
@@ -398,6 +443,10 @@ async function listFiles(dir: string): Promise<Map<string, { size: number; mtime
   };
   await walk('');
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function other(run: Run): string {
+  return run.otherCode ? ' (lib/cli.js is not the one of the start)' : '';
 }
 
 function median(values: number[]): number {
