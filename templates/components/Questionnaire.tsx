@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import { EMAIL_PATTERN, LIMITS } from '../../src/lead/rules.js';
+import { LIMITS } from '../../src/lead/rules.js';
 import { Memo } from '../../src/render/fragments.js';
+import { Honeypot, PersonFields } from './FormFields.js';
 
 export const DAMAGE_TYPES = [
   { value: 'fire', label: 'Fire' },
@@ -100,12 +101,7 @@ export function Questionnaire({
 function QuestionnaireBody() {
   return (
     <>
-      <div className="hp" aria-hidden="true">
-        <label>
-          Leave this field empty
-          <input type="text" name="website" tabIndex={-1} autoComplete="off" />
-        </label>
-      </div>
+      <Honeypot />
 
       <Step n={1} title="Your Claim">
         <fieldset>
@@ -168,40 +164,7 @@ function QuestionnaireBody() {
       </Step>
 
       <Step n={3} title="Contact Details">
-        <div className="field">
-          <label htmlFor="q-name">Full name</label>
-          <input
-            id="q-name"
-            name="fullName"
-            type="text"
-            autoComplete="name"
-            required
-            maxLength={LIMITS.name}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="q-email">Email</label>
-          <input
-            id="q-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            pattern={EMAIL_PATTERN}
-            maxLength={LIMITS.email}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="q-phone">Phone</label>
-          <input
-            id="q-phone"
-            name="phone"
-            type="tel"
-            autoComplete="tel"
-            required
-            maxLength={LIMITS.phone}
-          />
-        </div>
+        <PersonFields prefix="q" phoneLabel="Phone" phoneRequired />
         <div className="field">
           <label htmlFor="q-address">Property address</label>
           <input

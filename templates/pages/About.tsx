@@ -2,9 +2,9 @@ import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Memo } from '../../src/render/fragments.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
-import { Icon } from '../components/Icon.js';
 import { Section } from '../components/Section.js';
 import { Stats } from '../components/Stats.js';
 import { Steps } from '../components/Steps.js';
@@ -55,16 +55,7 @@ export function AboutPage(ctx: PageContext) {
         }
         tone="soft"
       >
-        <ul className="area-grid">
-          {city.areas.map((a) => (
-            <li key={a.slug}>
-              <a className="area-card" href={`/${city.slug}/${a.slug}`}>
-                <Icon name="pin" size={20} />
-                <span>{a.name}</span>
-              </a>
-            </li>
-          ))}
-        </ul>
+        <AreaCards city={city} />
       </Section>
 
       <Section id="process-title" title="Our Process">

@@ -1,7 +1,9 @@
-import { EMAIL_PATTERN, LIMITS } from '../../src/lead/rules.js';
+import { LIMITS } from '../../src/lead/rules.js';
 import type { PageContext } from '../../src/render/context.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
+import { Honeypot, PersonFields } from '../components/FormFields.js';
 import { Icon } from '../components/Icon.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
@@ -71,45 +73,8 @@ export function ContactPage(ctx: PageContext) {
             <input type="hidden" name="form" value="contact" />
             <input type="hidden" name="page" value="/contact" />
             <input type="hidden" name="submissionId" value="" data-submission-id="" />
-            <div className="hp" aria-hidden="true">
-              <label>
-                Leave this field empty
-                <input type="text" name="website" tabIndex={-1} autoComplete="off" />
-              </label>
-            </div>
-            <div className="field">
-              <label htmlFor="c-name">Full name</label>
-              <input
-                id="c-name"
-                name="fullName"
-                type="text"
-                autoComplete="name"
-                required
-                maxLength={LIMITS.name}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="c-email">Email</label>
-              <input
-                id="c-email"
-                name="email"
-                type="email"
-                autoComplete="email"
-                required
-                pattern={EMAIL_PATTERN}
-                maxLength={LIMITS.email}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="c-phone">Phone number</label>
-              <input
-                id="c-phone"
-                name="phone"
-                type="tel"
-                autoComplete="tel"
-                maxLength={LIMITS.phone}
-              />
-            </div>
+            <Honeypot />
+            <PersonFields prefix="c" phoneLabel="Phone number" phoneRequired={false} />
             <div className="field">
               <label htmlFor="c-message">Message</label>
               <textarea id="c-message" name="message" rows={5} required maxLength={LIMITS.text} />
@@ -124,16 +89,7 @@ export function ContactPage(ctx: PageContext) {
       </section>
 
       <Section id="areas-title" title="Service Areas" tone="soft">
-        <ul className="area-grid">
-          {site.national.areas.map((a) => (
-            <li key={a.slug}>
-              <a className="area-card" href={`/canada/${a.slug}`}>
-                <Icon name="pin" size={20} />
-                <span>{a.name}</span>
-              </a>
-            </li>
-          ))}
-        </ul>
+        <AreaCards city={site.national} />
       </Section>
 
       <Section id="reasons-title" title="Why Choose Us">

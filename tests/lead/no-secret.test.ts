@@ -6,7 +6,7 @@ import { FIXTURE_DATA, runCli, tempDir } from '../helpers.js';
 describe('no CRM secret reaches the built site', () => {
   it('builds with the CRM settings in the environment and finds none of them in any output file', async () => {
     const env = {
-      GHL_TOKEN: 'pit-0f1e2d3c-secret-token-never-in-dist',
+      GHL_TOKEN: 'test-crm-token-that-must-never-reach-dist',
       GHL_LOCATION_ID: 'loc-secret-location-id-4242',
       GHL_BASE_URL: 'https://crm-secret-host.example',
     };

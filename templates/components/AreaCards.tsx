@@ -1,0 +1,18 @@
+import type { City } from '../../src/site/model.js';
+import { Icon } from './Icon.js';
+
+/** A city's areas (for canada: the provinces and territories), each linking to its page. */
+export function AreaCards({ city }: { city: City }) {
+  return (
+    <ul className="area-grid">
+      {city.areas.map((a) => (
+        <li key={a.slug}>
+          <a className="area-card" href={`/${city.slug}/${a.slug}`}>
+            <Icon name="pin" size={20} />
+            <span>{a.name}</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
