@@ -1,5 +1,6 @@
 import { type HTMLElement, parse } from 'node-html-parser';
 import { describe, expect, it } from 'vitest';
+import { FragmentCache } from '../src/render/fragments.js';
 import { renderPage } from '../src/render/render.js';
 import { aggregateRating } from '../src/render/structured-data.js';
 import { buildPages } from '../src/routes.js';
@@ -518,8 +519,10 @@ describe('structured data', () => {
   it('parses on every page, with BreadcrumbList on every nested page', () => {
     // The JSON-LD scripts alone: every page is rendered, so skip building a DOM for each.
     const scripts = /<script type="application\/ld\+json">([^<]*)<\/script>/g;
+    // Shared fragments rendered once, as the build does: this renders every page of the site.
+    const fragments = new FragmentCache();
     for (const page of pages) {
-      const html = renderPage({ site, page, pages, assets }, TEMPLATES);
+      const html = renderPage({ site, page, pages, assets }, TEMPLATES, fragments);
       const t = [...html.matchAll(scripts)]
         .flatMap((m) => [JSON.parse(m[1] ?? '')].flat())
         .map((d) => d['@type']);
@@ -528,5 +531,5 @@ describe('structured data', () => {
       if (['claim-type', 'area', 'city-home', 'questionnaire'].includes(page.route))
         expect(t, page.path).toContain('Service');
     }
-  });
+  }, 120_000);
 });
