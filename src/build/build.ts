@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { TEMPLATES, type Template } from '../../templates/pages/index.js';
-import type { PageContext } from '../render/context.js';
 import { FragmentCache } from '../render/fragments.js';
 import { renderPage } from '../render/render.js';
 import { buildPages, type Page, ROUTES, type Route, type RouteId } from '../routes.js';

@@ -1,16 +1,12 @@
 import { type LookupCity, lookupCity } from '../site/lookup.js';
+import { CLAIM_TYPES } from '../site/segments.js';
 
 /** Pages that fall back to the national default when the city is unknown (SPEC §2). */
 const FALLBACK = new Set([
   'about',
   'services',
   'free-consultation',
-  'residential-claims',
-  'commercial-claims',
-  'fire-damage-claims',
-  'flood-damage-claims',
-  'storm-damage-claims',
-  'other-damage-claims',
+  ...CLAIM_TYPES.map((c) => c.segment),
 ]);
 
 export type Outcome =

@@ -1,14 +1,5 @@
-import type { ClaimLead, Lead } from './schema.js';
-
-const VALUE_LABELS: Record<ClaimLead['estimatedValue'], string> = {
-  '50k_100k': '$50,000 - $100,000',
-  '100k_250k': '$100,000 - $250,000',
-  '250k_500k': '$250,000 - $500,000',
-  '500k_1m': '$500,000 - $1,000,000',
-  over_1m: 'Over $1,000,000',
-};
-
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+import { ESTIMATED_VALUE_LABELS, label } from './rules.js';
+import type { Lead } from './schema.js';
 
 /** SPEC §7: first word of the full name, and the remaining words. */
 export function splitName(fullName: string): { firstName: string; lastName: string } {
@@ -40,7 +31,7 @@ export function contactFields(lead: Lead): ContactFields {
     return { ...base, address1: '', tags: ['Website Message'], custom: {} };
   }
   const started = lead.hasStartedClaim;
-  const value = VALUE_LABELS[lead.estimatedValue];
+  const value = ESTIMATED_VALUE_LABELS[lead.estimatedValue];
   return {
     ...base,
     address1: lead.address,
@@ -49,7 +40,7 @@ export function contactFields(lead: Lead): ContactFields {
       estimated_value: lead.estimatedValue,
       claim_value: value,
       claim_status: started ? 'Started' : 'Not Started',
-      claim_details: `${cap(lead.claimType)} claim in ${lead.city || 'an unnamed city'}: ${lead.damageTypes.map(cap).join(', ')} damage, ${value}`,
+      claim_details: `${label(lead.claimType)} claim in ${lead.city || 'an unnamed city'}: ${lead.damageTypes.map(label).join(', ')} damage, ${value}`,
       damage_description: lead.damageDescription,
       claim_started: started ? 'Yes' : 'No',
       preferred_contact: lead.preferredContact,
@@ -70,12 +61,12 @@ export function noteBody(lead: Lead): string {
   }
   return [
     `Insurance claim request from ${lead.page}${lead.city ? ` (${lead.city})` : ''}`,
-    `Claim type: ${cap(lead.claimType)}`,
-    `Damage: ${lead.damageTypes.map(cap).join(', ')}`,
-    `Estimated value: ${VALUE_LABELS[lead.estimatedValue]}`,
+    `Claim type: ${label(lead.claimType)}`,
+    `Damage: ${lead.damageTypes.map(label).join(', ')}`,
+    `Estimated value: ${ESTIMATED_VALUE_LABELS[lead.estimatedValue]}`,
     `Claim with insurer: ${lead.hasStartedClaim ? 'Started' : 'Not Started'}`,
     `Description: ${lead.damageDescription}`,
-    `Preferred contact: ${cap(lead.preferredContact)} (phone ${lead.phone}, email ${lead.email})`,
+    `Preferred contact: ${label(lead.preferredContact)} (phone ${lead.phone}, email ${lead.email})`,
     `Property address: ${lead.address}`,
   ].join('\n');
 }

@@ -13,6 +13,18 @@ export const ESTIMATED_VALUES = [
 ] as const;
 export const PREFERRED_CONTACT = ['phone', 'email', 'both'] as const;
 
+/** How the value ranges read, on the form and in the CRM. */
+export const ESTIMATED_VALUE_LABELS: Record<(typeof ESTIMATED_VALUES)[number], string> = {
+  '50k_100k': '$50,000 - $100,000',
+  '100k_250k': '$100,000 - $250,000',
+  '250k_500k': '$250,000 - $500,000',
+  '500k_1m': '$500,000 - $1,000,000',
+  over_1m: 'Over $1,000,000',
+};
+
+/** A value as a label: fire -> Fire. */
+export const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
+
 /** SPEC §5: non-space text, an @, a domain, a dot, a suffix. */
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The same pattern for the HTML pattern attribute (anchored by the browser). */

@@ -1,24 +1,13 @@
 import type { ReactNode } from 'react';
-import { LIMITS } from '../../src/lead/rules.js';
+import {
+  DAMAGE_TYPES,
+  ESTIMATED_VALUE_LABELS,
+  ESTIMATED_VALUES,
+  LIMITS,
+  label,
+} from '../../src/lead/rules.js';
 import { Memo } from '../../src/render/fragments.js';
 import { Honeypot, PersonFields } from './FormFields.js';
-
-export const DAMAGE_TYPES = [
-  { value: 'fire', label: 'Fire' },
-  { value: 'water', label: 'Water' },
-  { value: 'wind', label: 'Wind' },
-  { value: 'storm', label: 'Storm' },
-  { value: 'theft', label: 'Theft' },
-  { value: 'other', label: 'Other' },
-] as const;
-
-export const ESTIMATED_VALUES = [
-  { value: '50k_100k', label: '$50,000 - $100,000' },
-  { value: '100k_250k', label: '$100,000 - $250,000' },
-  { value: '250k_500k', label: '$250,000 - $500,000' },
-  { value: '500k_1m', label: '$500,000 - $1,000,000' },
-  { value: 'over_1m', label: 'Over $1,000,000' },
-] as const;
 
 function Step({ n, title, children }: { n: number; title: string; children: ReactNode }) {
   return (
@@ -121,13 +110,7 @@ function QuestionnaireBody() {
           <legend>Type of damage (choose all that apply)</legend>
           <div className="choices choices-3">
             {DAMAGE_TYPES.map((d) => (
-              <Choice
-                key={d.value}
-                type="checkbox"
-                name="damageTypes"
-                value={d.value}
-                label={d.label}
-              />
+              <Choice key={d} type="checkbox" name="damageTypes" value={d} label={label(d)} />
             ))}
           </div>
         </fieldset>
@@ -141,8 +124,8 @@ function QuestionnaireBody() {
               Choose a range
             </option>
             {ESTIMATED_VALUES.map((v) => (
-              <option key={v.value} value={v.value}>
-                {v.label}
+              <option key={v} value={v}>
+                {ESTIMATED_VALUE_LABELS[v]}
               </option>
             ))}
           </select>

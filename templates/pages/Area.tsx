@@ -1,7 +1,6 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Memo } from '../../src/render/fragments.js';
-import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
 import { NEARBY } from '../../src/routes.js';
 import { type City, nearbyCities } from '../../src/site/model.js';
 import { Accordion } from '../components/Accordion.js';
@@ -11,7 +10,7 @@ import { CityHero } from '../components/CityHero.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
-import { cityOf, fill, population, trail } from './shared.js';
+import { cityFaq, cityOf, localServiceJsonLd, population, trail } from './shared.js';
 
 function CityLinks({ cities }: { cities: readonly City[] }) {
   return (
@@ -35,21 +34,10 @@ export function AreaPage(ctx: PageContext) {
   const province = city.national;
   const place = province ? area.name : `${area.name}, ${city.name}`;
   const crumbs = trail(ctx, area.name);
-  const faqs = site.content.cityFaq.map((q) => ({
-    question: fill(q.question, place),
-    answer: fill(q.answer, place),
-  }));
+  const faqs = cityFaq(ctx, place);
   const provinceCities = province ? site.cities.filter((c) => c.province === area.name) : [];
   return (
-    <Layout
-      ctx={ctx}
-      jsonLd={[
-        business(site),
-        breadcrumbs(site, crumbs),
-        service(site, page, city, 'Public adjusting'),
-        faqPage(faqs),
-      ]}
-    >
+    <Layout ctx={ctx} jsonLd={localServiceJsonLd(ctx, city, crumbs, faqs)}>
       <Breadcrumbs trail={crumbs} />
       <CityHero
         title={`Public Adjusters in ${place}`}

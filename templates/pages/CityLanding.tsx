@@ -1,7 +1,6 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Memo } from '../../src/render/fragments.js';
-import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -10,7 +9,7 @@ import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
 import { Layout } from '../layout/Layout.js';
-import { cityOf, fill, population, trail } from './shared.js';
+import { cityFaq, cityOf, localServiceJsonLd, population, trail } from './shared.js';
 
 const HEADINGS = {
   home: (c: string) => `${c} Public Adjusters`,
@@ -34,21 +33,10 @@ export function CityLandingPage(ctx: PageContext) {
   const city = cityOf(ctx);
   const kind = page.questionnaire ?? 'home';
   const heading = HEADINGS[kind](city.name);
-  const faqs = site.content.cityFaq.map((q) => ({
-    question: fill(q.question, city.name),
-    answer: fill(q.answer, city.name),
-  }));
+  const faqs = cityFaq(ctx, city.name);
   const crumbs = trail(ctx, kind === 'home' ? city.name : heading);
   return (
-    <Layout
-      ctx={ctx}
-      jsonLd={[
-        business(site),
-        breadcrumbs(site, crumbs),
-        service(site, page, city, 'Public adjusting'),
-        faqPage(faqs),
-      ]}
-    >
+    <Layout ctx={ctx} jsonLd={localServiceJsonLd(ctx, city, crumbs, faqs)}>
       <Breadcrumbs trail={crumbs} />
       <CityHero
         title={heading}

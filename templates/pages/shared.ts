@@ -1,4 +1,6 @@
 import type { PageContext } from '../../src/render/context.js';
+import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
+import type { QA } from '../../src/site/content-schema.js';
 import type { City } from '../../src/site/model.js';
 import type { Crumb } from '../components/Breadcrumbs.js';
 
@@ -19,4 +21,23 @@ export function trail(ctx: PageContext, current: string): Crumb[] {
     crumbs.push({ name: city.name, path: `/${city.slug}` });
   crumbs.push({ name: current, path: page.path });
   return crumbs;
+}
+
+/** The city FAQ (SPEC §3: four items) for a place. */
+export function cityFaq(ctx: PageContext, place: string): QA[] {
+  return ctx.site.content.cityFaq.map((q) => ({
+    question: fill(q.question, place),
+    answer: fill(q.answer, place),
+  }));
+}
+
+/** JSON-LD of a page offering public adjusting in one place: business, trail, service, FAQ. */
+export function localServiceJsonLd(ctx: PageContext, city: City, crumbs: Crumb[], faqs: QA[]) {
+  const { site, page } = ctx;
+  return [
+    business(site),
+    breadcrumbs(site, crumbs),
+    service(site, page, city, 'Public adjusting'),
+    faqPage(faqs),
+  ];
 }
