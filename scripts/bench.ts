@@ -28,6 +28,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { FIRST_PAGE_MARK } from '../src/build/build.js';
 import { buildPages } from '../src/routes.js';
 import { loadSite } from '../src/site/load.js';
 import type { CityRecord } from '../src/site/schema.js';
@@ -36,13 +37,16 @@ import { slugify } from '../src/site/slug.js';
 const SCALE = 10;
 
 /**
- * Loaded before bin/claimsite.js (node --import): prints the process's peak RSS as it exits.
- * The build runs as the site owner runs it, with whatever bin/claimsite.js sets up first.
+ * Loaded before bin/claimsite.js (node --import): prints the process's peak RSS as it exits,
+ * and when its first page had rendered (the build's performance mark, in ms from the start of
+ * the process). The build runs as the site owner runs it, with whatever bin/claimsite.js sets
+ * up first.
  */
 const RSS_HOOK = `data:text/javascript,${encodeURIComponent(`
 import { writeSync } from 'node:fs';
 process.on('exit', (code) => {
-  writeSync(1, JSON.stringify({ code, maxRSS: process.resourceUsage().maxRSS }) + '\\n');
+  const firstPage = performance.getEntriesByName('${FIRST_PAGE_MARK}')[0]?.startTime ?? null;
+  writeSync(1, JSON.stringify({ code, maxRSS: process.resourceUsage().maxRSS, firstPage }) + '\\n');
 });
 `)}`;
 
@@ -73,6 +77,8 @@ process.stdout.write(JSON.stringify({ writeMs, maxRSS: process.resourceUsage().m
 interface Run {
   ms: number;
   rssKb: number;
+  /** Builds only: ms from the process's start to its first page rendered (null: none rendered). */
+  firstPageMs?: number | null;
   /** Floor only: the time of the write loop inside the process. */
   writeMs?: number;
   /** Incremental only: files whose modification time changed, their bytes, and all files. */
@@ -203,7 +209,10 @@ for (const b of benches) {
     const out = fresh('build');
     const run = await generate(b.dataDir, out);
     b.lastOut = out;
-    log(`  ${b.label} build ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS${other(run)}`);
+    log(
+      `  ${b.label} build ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS, ` +
+        `first page at ${run.firstPageMs?.toFixed(0)} ms${other(run)}`,
+    );
     return run;
   };
   const floor = async (what: string, list: string) => {
@@ -260,12 +269,13 @@ const lines: string[] = [
   `runs: ${benches.map((b) => `${b.label} ${b.warmup} warm-up + ${b.runs} timed`).join(', ')}; medians; wall time from spawn to exit of the whole process`,
   'file-system trap avoided: no tree is deleted before or between timed runs (each full build and floor run writes a fresh folder; incremental runs, whose swap deletes the old tree, come last; cleanup only after this table)',
   `incremental: the description of ${edited.name} (${edited.id}, population ${fmt.format(edited.population)}, the median) edited, rebuilt into the same folder; rewritten = modification time changed`,
+  'start-up: from the start of the build process to its first page rendered (a performance mark)',
   'floor: one plain Node process writes the same number of files, same paths and sizes, with mkdirSync/writeFileSync',
   codeLine(),
   '',
 ];
 const rows: string[][] = [
-  ['site', 'pages', 'bytes', 'median', 'min-max', 'ms/page', 'peak RSS', 'x floor', ''],
+  ['site', 'pages', 'bytes', 'median', 'min-max', 'ms/page', 'peak RSS', 'x floor', 'start-up', ''],
 ];
 for (const b of benches) {
   const floorMs = median(b.floors.map((r) => r.ms));
@@ -281,6 +291,7 @@ for (const b of benches) {
       (ms / b.pages).toFixed(2),
       mb(median(runs.map((r) => r.rssKb)) * 1024, 0),
       (ms / floorMs).toFixed(1),
+      startUp(runs),
       note,
     ];
   };
@@ -374,10 +385,14 @@ async function generate(dataDir: string, outDir: string): Promise<Run> {
   const code = await codeId();
   const argv = ['generate', '--data', dataDir, '--out', outDir, '--quiet'];
   const child = await spawnNode(['--import', RSS_HOOK, binFile, ...argv]);
-  const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as { maxRSS: number };
+  const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as {
+    maxRSS: number;
+    firstPage: number | null;
+  };
   return {
     ms: child.ms,
     rssKb: result.maxRSS,
+    firstPageMs: result.firstPage,
     otherCode: code !== codeAtStart || codeAtStart !== (await codeId()),
   };
 }
@@ -444,6 +459,12 @@ async function listFiles(dir: string): Promise<Map<string, { size: number; mtime
   };
   await walk('');
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Median ms from process start to the first page rendered, over the runs that rendered one. */
+function startUp(runs: Run[]): string {
+  const times = runs.flatMap((r) => (typeof r.firstPageMs === 'number' ? [r.firstPageMs] : []));
+  return times.length ? `${median(times).toFixed(0)} ms` : '';
 }
 
 function other(run: Run): string {

@@ -262,6 +262,7 @@ export function formatBytes(n: number): string {
 
 // The programmatic API, for scripts and embedding.
 export { build } from './build/build.js';
+export { writePrebuiltClient } from './build/client-bundle.js';
 export { configFromEnv } from './lead/config.js';
 export { createLeadHandler } from './lead/handler.js';
 export { handleNode } from './lead/node.js';

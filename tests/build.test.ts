@@ -3,6 +3,8 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build/build.js';
+import { bundleClient, readPrebuiltClient } from '../src/build/client-bundle.js';
+import { packageRoot } from '../src/build/root.js';
 import { TEMPLATES } from '../templates/pages/index.js';
 import { BIN, FIXTURE_DATA, tempDir } from './helpers.js';
 
@@ -81,7 +83,7 @@ describe('build', () => {
     await mkdir(out);
     await writeFile(path.join(out, 'index.html'), 'previous site');
     // Kill the real CLI repeatedly at different moments; whatever it had done, dist/ is intact.
-    for (const delay of [150, 300, 450, 600]) {
+    for (const delay of [100, 200, 300, 450, 600]) {
       const child = spawn(process.execPath, [
         BIN,
         'generate',
@@ -91,9 +93,11 @@ describe('build', () => {
         out,
         '--quiet',
       ]);
+      // Listened for at once: a build that ends before the kill has already exited by then.
+      const exited = new Promise((r) => child.on('exit', r));
       await new Promise((r) => setTimeout(r, delay));
       child.kill('SIGKILL');
-      await new Promise((r) => child.on('exit', r));
+      await exited;
       const entries = await readdir(dir);
       if (!entries.includes('dist')) {
         // Killed between the two renames of the swap: the old tree waits beside it.
@@ -114,5 +118,18 @@ describe('build', () => {
     await build({ dataDir: FIXTURE_DATA, outDir: out });
     expect((await readdir(dir)).sort()).toEqual(['dist']);
     expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('<!DOCTYPE html>');
+  });
+});
+
+describe('client bundle', () => {
+  it('is the same, byte for byte, whether prebuilt with the compiled CLI or bundled from sources', async () => {
+    const root = packageRoot();
+    // npm test compiles the CLI (scripts/build-cli.mjs) before this runs.
+    const prebuilt = await readPrebuiltClient(root);
+    expect(prebuilt).not.toBeNull();
+    const fresh = await bundleClient(root);
+    expect(Buffer.from(prebuilt?.js ?? []).equals(Buffer.from(fresh.js))).toBe(true);
+    expect(Buffer.from(prebuilt?.css ?? []).equals(Buffer.from(fresh.css))).toBe(true);
+    expect(fresh.js.byteLength).toBeGreaterThan(1000);
   });
 });

@@ -19,7 +19,12 @@ export function packageRoot(): string {
  * Running from sources (tests, development) there is no bundle to identify, so null.
  */
 export function codeVersion(): string | null {
+  if (!isCompiled()) return null;
   const self = fileURLToPath(import.meta.url);
-  if (!self.endsWith(`${path.sep}lib${path.sep}cli.js`)) return null;
   return createHash('sha256').update(readFileSync(self)).digest('hex').slice(0, 16);
+}
+
+/** True when running the compiled CLI (lib/cli.js), false when running from sources. */
+export function isCompiled(): boolean {
+  return fileURLToPath(import.meta.url).endsWith(`${path.sep}lib${path.sep}cli.js`);
 }

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
 import type { Page } from '../routes.js';
 import { canonicalUrl } from '../routes.js';
 import type { Site } from '../site/model.js';
@@ -22,6 +21,8 @@ export async function buildSitemaps(
   lastmod: string,
   split = SITEMAP_SPLIT,
 ): Promise<SitemapFile[]> {
+  // Loaded when the pages are done, not before the first one renders.
+  const { SitemapIndexStream, SitemapStream, streamToPromise } = await import('sitemap');
   const entries = pages.flatMap((p) =>
     p.sitemap
       ? [

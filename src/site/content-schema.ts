@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLAIM_TYPES } from './segments.js';
 
 const text = z.string().trim().min(1, 'must not be empty');

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import fg from 'fast-glob';
 import type { z } from 'zod';
 import {
   type AboutContent,
@@ -20,7 +19,7 @@ import {
 } from './content-schema.js';
 import type { DataIssue } from './errors.js';
 import { renderMarkdown, splitFrontMatter } from './markdown.js';
-import { parseRecord, readJson } from './read.js';
+import { filesIn, parseRecord, readJson } from './read.js';
 import { slugify } from './slug.js';
 
 export interface MarkdownPage {
@@ -76,7 +75,7 @@ export async function loadContent(
   const terms = await markdownPage(path.join(dataDir, 'pages/terms.md'), rel, issues);
 
   const posts: Post[] = [];
-  for (const file of (await fg('posts/*.md', { cwd: dataDir, absolute: true })).sort()) {
+  for (const file of await filesIn(path.join(dataDir, 'posts'), '.md')) {
     const slug = path.basename(file, '.md');
     const doc = await markdown(file, postSchema, rel, issues, slug);
     if (!doc) continue;

@@ -1,11 +1,10 @@
 import path from 'node:path';
-import fg from 'fast-glob';
 import { displayPath } from './display-path.js';
 import { DataError, type DataIssue } from './errors.js';
 import { loadContent } from './load-content.js';
 import { type Area, type City, createSite, type Site } from './model.js';
 import { PROVINCES, provinceByName } from './provinces.js';
-import { isObject, parseRecord, readJson } from './read.js';
+import { filesIn, isObject, parseRecord, readJson } from './read.js';
 import {
   type CityRecord,
   citySchema,
@@ -42,7 +41,7 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   const national = parseRecord(nationalSchema, nationalRaw, rel(nationalFile), 'canada', issues);
   if (national) checkNational(national, rel(nationalFile), issues);
 
-  const cityFiles = (await fg('cities/*.json', { cwd: dataDir, absolute: true })).sort();
+  const cityFiles = await filesIn(path.join(dataDir, 'cities'), '.json');
   if (cityFiles.length === 0) {
     issues.push({
       file: rel(path.join(dataDir, 'cities')),
@@ -54,11 +53,12 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   const cities: City[] = [];
   const fileOf = new Map<City, string>();
   for (const file of cityFiles) {
+    const shown = rel(file);
     const raw = await readJson(file, rel, issues);
     if (raw === undefined) continue;
     if (!Array.isArray(raw)) {
       issues.push({
-        file: rel(file),
+        file: shown,
         record: null,
         field: null,
         message: 'must be a JSON array of cities',
@@ -68,14 +68,14 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
     raw.forEach((item, index) => {
       const label =
         isObject(item) && typeof item.slug === 'string' && item.slug ? item.slug : `#${index}`;
-      const rec = parseRecord(citySchema, item, rel(file), label, issues);
+      const rec = parseRecord(citySchema, item, shown, label, issues);
       if (rec) {
-        const fileIssues = checkCity(rec, file, rel(file));
+        const fileIssues = checkCity(rec, file, shown);
         issues.push(...fileIssues);
         if (fileIssues.length === 0) {
           const city = toCity(rec);
           cities.push(city);
-          fileOf.set(city, rel(file));
+          fileOf.set(city, shown);
         }
       }
     });

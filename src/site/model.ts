@@ -99,12 +99,26 @@ export function distanceKm(a: City['coordinates'], b: City['coordinates']): numb
   return 2 * 6371 * Math.asin(Math.sqrt(h));
 }
 
+/** Nearby lists by site and `slug:n`: every area page of a city asks for the same list. */
+const nearbyMemo = new WeakMap<Site, Map<string, readonly City[]>>();
+
 /** The n cities nearest to `city`, nearest first (ties by population); never the city itself. */
-export function nearbyCities(site: Site, city: City, n: number): City[] {
-  return site.cities
-    .filter((c) => c.slug !== city.slug)
-    .map((c) => ({ c, d: distanceKm(city.coordinates, c.coordinates) }))
-    .sort((x, y) => x.d - y.d || y.c.population - x.c.population)
-    .slice(0, n)
-    .map((x) => x.c);
+export function nearbyCities(site: Site, city: City, n: number): readonly City[] {
+  let bySite = nearbyMemo.get(site);
+  if (!bySite) {
+    bySite = new Map();
+    nearbyMemo.set(site, bySite);
+  }
+  const key = `${city.slug}:${n}`;
+  let list = bySite.get(key);
+  if (!list) {
+    list = site.cities
+      .filter((c) => c.slug !== city.slug)
+      .map((c) => ({ c, d: distanceKm(city.coordinates, c.coordinates) }))
+      .sort((x, y) => x.d - y.d || y.c.population - x.c.population)
+      .slice(0, n)
+      .map((x) => x.c);
+    bySite.set(key, list);
+  }
+  return list;
 }

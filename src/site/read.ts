@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { z } from 'zod';
 import type { DataIssue } from './errors.js';
 
@@ -63,4 +64,15 @@ function valueAt(raw: unknown, at: readonly PropertyKey[]): unknown {
 
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The files of one folder (not its subfolders) whose names end in `ext`, sorted; none if absent. */
+export async function filesIn(dir: string, ext: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter(
+      (e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(ext) && !e.name.startsWith('.'),
+    )
+    .map((e) => path.join(dir, e.name))
+    .sort();
 }

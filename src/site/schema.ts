@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PROVINCE_CODES, PROVINCE_NAMES } from './provinces.js';
 
 const text = z.string().trim().min(1, 'must not be empty');
