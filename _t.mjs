@@ -1,7 +1,0 @@
-const t0 = performance.now();
-const { loadSite } = await import('./lib/cli.js')
-  .then((m) => m)
-  .catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
