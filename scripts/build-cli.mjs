@@ -1,4 +1,4 @@
-// Compiles the CLI (src/ and templates/) to lib/cli.js. Runs on `npm install` and before
+// Compiles the CLI (src/ and templates/) to lib/cli.js and lib/render-worker.js. Runs on `npm install` and before
 // generate and test, so the bin always runs the current sources.
 //
 // The dependencies are bundled in: Node's module loader resolves, reads and links each of their
@@ -8,9 +8,10 @@
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
+// Two entries: the CLI, and the render worker its builds start on other threads for large sites.
 await esbuild.build({
-  entryPoints: ['src/cli.ts'],
-  outfile: 'lib/cli.js',
+  entryPoints: { cli: 'src/cli.ts', 'render-worker': 'src/build/render-worker.ts' },
+  outdir: 'lib',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { build } from './build/build.js';
+import { build, PARALLEL_MIN_PAGES } from './build/build.js';
 import { packageRoot } from './build/root.js';
 import { configFromEnv } from './lead/config.js';
 import { createCrmClient } from './lead/crm.js';
@@ -72,12 +72,18 @@ export async function main(
       ),
     )
     .option('--quiet', 'print nothing on success')
-    .action(async (opts: { data: string; out: string; baseUrl?: string; quiet?: boolean }) => {
+    .option(
+      '--workers <n>',
+      `render on n worker threads, 0 for none (default: with 4 or more cores, from ${fmt.format(PARALLEL_MIN_PAGES)} pages to render)`,
+      parseCount,
+    )
+    .action(async (opts: GenerateOptions) => {
       let lastDraw = 0;
       const result = await build({
         dataDir: opts.data,
         outDir: opts.out,
         baseUrl: opts.baseUrl,
+        workers: opts.workers,
         ...extras,
         onProgress:
           io.tty && !opts.quiet
@@ -245,6 +251,20 @@ export async function main(
     if (verbose && e.stack) io.err(`${e.stack}\n`);
     return 1;
   }
+}
+
+interface GenerateOptions {
+  data: string;
+  out: string;
+  baseUrl?: string;
+  quiet?: boolean;
+  workers?: number;
+}
+
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 64)
+    throw new InvalidArgumentError('must be a whole number from 0 to 64');
+  return Number(value);
 }
 
 function parsePort(value: string): number {

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build/build.js';
 import { bundleClient, readPrebuiltClient } from '../src/build/client-bundle.js';
 import { packageRoot } from '../src/build/root.js';
+import { recoverOutput } from '../src/build/staging.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { BIN, FIXTURE_DATA, tempDir } from './helpers.js';
+import { BIN, BUNDLED_DATA, FIXTURE_DATA, runCli, tempDir } from './helpers.js';
 
 /** Every file under dir with its bytes, for byte-for-byte comparisons. */
 async function snapshot(dir: string): Promise<Map<string, string>> {
@@ -46,7 +47,7 @@ describe('build', () => {
     const robots = await readFile(path.join(out, 'robots.txt'), 'utf8');
     expect(robots).toContain('Sitemap: https://www.claimright.ca/sitemap.xml');
     // Nothing is left beside the output folder.
-    expect((await readdir(path.dirname(out))).sort()).toEqual(['dist']);
+    expect((await readdir(path.dirname(out))).sort()).toEqual(['.dist.manifest.json', 'dist']);
   });
 
   it('takes the base URL from the option', async () => {
@@ -74,50 +75,162 @@ describe('build', () => {
       build({ dataDir: FIXTURE_DATA, outDir: out, templates: throwing }),
     ).rejects.toThrow('Failed to render page /vancouver/flood-damage-claims: boom');
     expect(await snapshot(out)).toEqual(before);
-    expect((await readdir(path.dirname(out))).sort()).toEqual(['dist']);
+    expect((await readdir(path.dirname(out))).sort()).toEqual(['.dist.manifest.json', 'dist']);
   });
 
-  it('leaves the previous output as it was when the build process is killed', async () => {
+  it('leaves the previous output, or the whole new one, when the build process is killed', async () => {
     const dir = await tempDir();
     const out = path.join(dir, 'dist');
-    await mkdir(out);
-    await writeFile(path.join(out, 'index.html'), 'previous site');
-    // Kill the real CLI repeatedly at different moments; whatever it had done, dist/ is intact.
+    const lastmod = '2026-11-22';
+    const expected = await snapshot(
+      (await build({ dataDir: FIXTURE_DATA, outDir: path.join(dir, 'reference'), lastmod })).outDir,
+    );
+    const foreign = async () => {
+      await rm(out, { recursive: true, force: true });
+      await rm(path.join(dir, '.dist.manifest.json'), { force: true });
+      await mkdir(out);
+      await writeFile(path.join(out, 'index.html'), 'previous site');
+    };
+    await foreign();
+    // Kill the real CLI at different moments. What the next build finds, once it has completed
+    // or undone what the kill left (recoverOutput, its first step), is the old site or the new.
     for (const delay of [100, 200, 300, 450, 600]) {
-      const child = spawn(process.execPath, [
-        BIN,
-        'generate',
-        '--data',
-        FIXTURE_DATA,
-        '--out',
-        out,
-        '--quiet',
-      ]);
-      // Listened for at once: a build that ends before the kill has already exited by then.
-      const exited = new Promise((r) => child.on('exit', r));
+      const child = killable(out, lastmod);
       await new Promise((r) => setTimeout(r, delay));
       child.kill('SIGKILL');
-      await exited;
-      const entries = await readdir(dir);
-      if (!entries.includes('dist')) {
-        // Killed between the two renames of the swap: the old tree waits beside it.
-        expect(entries.some((e) => e.startsWith('.dist.old-'))).toBe(true);
-        continue;
-      }
-      const index = await readFile(path.join(out, 'index.html'), 'utf8');
-      if (index !== 'previous site') {
-        // The build finished before the kill: then the whole new site is there.
-        expect(index).toContain('<!DOCTYPE html>');
-        expect((await stat(path.join(out, 'sitemap.xml'))).isFile()).toBe(true);
-        await rm(out, { recursive: true });
-        await mkdir(out);
-        await writeFile(path.join(out, 'index.html'), 'previous site');
+      await child.exited;
+      recoverOutput(out);
+      const now = await snapshot(out);
+      if (now.get('index.html') === Buffer.from('previous site').toString('base64')) {
+        expect([...now.keys()]).toEqual(['index.html']);
+      } else {
+        expect(now).toEqual(expected);
+        await foreign();
       }
     }
-    // The next build recovers anything a kill left aside and cleans up its staging folders.
-    await build({ dataDir: FIXTURE_DATA, outDir: out });
-    expect((await readdir(dir)).sort()).toEqual(['dist']);
-    expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('<!DOCTYPE html>');
+    await build({ dataDir: FIXTURE_DATA, outDir: out, lastmod });
+    expect((await readdir(dir)).sort()).toEqual([
+      '.dist.manifest.json',
+      '.reference.manifest.json',
+      'dist',
+      'reference',
+    ]);
+    expect(await snapshot(out)).toEqual(expected);
+  });
+
+  it('leaves the previous output, or the whole new one, when an incremental build is killed', async () => {
+    const dir = await tempDir();
+    const data = path.join(dir, 'data');
+    await cp(FIXTURE_DATA, data, { recursive: true });
+    const out = path.join(dir, 'dist');
+    const lastmod = '2026-11-22';
+    await build({ dataDir: data, outDir: out, lastmod });
+    const before = await snapshot(out);
+    await editVancouver(data);
+    const after = await snapshot(
+      (await build({ dataDir: data, outDir: path.join(dir, 'reference'), lastmod })).outDir,
+    );
+    for (const delay of [100, 200, 300, 450, 600]) {
+      const child = killable(out, lastmod, data);
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill('SIGKILL');
+      await child.exited;
+      recoverOutput(out);
+      const now = await snapshot(out);
+      if (now.get('vancouver/index.html') === before.get('vancouver/index.html')) {
+        expect(now).toEqual(before);
+      } else {
+        expect(now).toEqual(after);
+        break;
+      }
+    }
+  });
+
+  it('completes a decided incremental commit that was cut short', async () => {
+    const dir = await tempDir();
+    const data = path.join(dir, 'data');
+    await cp(FIXTURE_DATA, data, { recursive: true });
+    const out = path.join(dir, 'dist');
+    const lastmod = '2026-11-22';
+    await build({ dataDir: data, outDir: out, lastmod });
+    const before = await snapshot(out);
+    await editVancouver(data);
+    const after = await snapshot(
+      (await build({ dataDir: data, outDir: path.join(dir, 'reference'), lastmod })).outDir,
+    );
+    // A file where the commit needs a folder stops it after its journal was written and some
+    // of its files were moved: as a kill at that moment would.
+    await rm(path.join(out, 'vancouver/about'), { recursive: true });
+    await writeFile(path.join(out, 'vancouver/about'), 'in the way');
+    await expect(build({ dataDir: data, outDir: out, lastmod })).rejects.toThrow();
+    expect((await readdir(dir)).some((n) => n === '.dist.journal')).toBe(true);
+    await rm(path.join(out, 'vancouver/about'));
+    const cut = await snapshot(out);
+    const moved = [...cut].filter(([rel, b]) => before.get(rel) !== b);
+    expect(moved.length).toBeGreaterThan(0); // partly applied
+    expect(moved.every(([rel, b]) => after.get(rel) === b)).toBe(true);
+    // The next build completes the commit before anything else, then finds nothing to do.
+    const next = await build({ dataDir: data, outDir: out, lastmod });
+    expect(await snapshot(out)).toEqual(after);
+    expect((await readdir(dir)).sort()).toEqual([
+      '.dist.manifest.json',
+      '.reference.manifest.json',
+      'data',
+      'dist',
+      'reference',
+    ]);
+    expect(next.files).toBe(after.size);
+  });
+});
+
+/** The real CLI, building into `out`; `exited` resolves when it is gone, killed or not. */
+function killable(out: string, lastmod: string, data = FIXTURE_DATA) {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'generate', '--data', data, '--out', out, '--quiet'],
+    {
+      env: { ...process.env, SOURCE_DATE_EPOCH: String(Date.parse(`${lastmod}T12:00:00Z`) / 1000) },
+    },
+  );
+  // Listened for at once: a build that ends before the kill has already exited by then.
+  const exited = new Promise((r) => child.on('exit', r));
+  return Object.assign(child, { exited });
+}
+
+/** Vancouver's description edited: its pages, and the pages that list it, change. */
+async function editVancouver(data: string) {
+  const file = path.join(data, 'cities/bc.json');
+  const cities = JSON.parse(await readFile(file, 'utf8'));
+  cities[0].description =
+    'Vancouver sits between the mountains and the sea. Atmospheric rivers bring days of rain.';
+  await writeFile(file, JSON.stringify(cities));
+}
+
+describe('parallel build', () => {
+  it('writes the same bytes on worker threads as on one thread', async () => {
+    const dir = await tempDir();
+    for (const [name, data] of [
+      ['fixture', FIXTURE_DATA],
+      ['bundled', BUNDLED_DATA],
+    ] as const) {
+      const outs = [0, 2].map((w) => path.join(dir, `${name}-${w}`));
+      for (const [i, w] of [0, 2].entries()) {
+        const r = runCli([
+          'generate',
+          '--data',
+          data,
+          '--out',
+          outs[i] ?? '',
+          '--workers',
+          String(w),
+        ]);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toMatch(/Built [\d,]+ pages \(([\d,]+) rendered\)/);
+      }
+      const [serial, parallel] = await Promise.all(outs.map((o) => snapshot(o)));
+      expect(serial?.size).toBeGreaterThan(100);
+      expect(parallel).toEqual(serial);
+    }
   });
 });
 

@@ -7,8 +7,13 @@ import path from 'node:path';
  * and a fingerprint per output file. Kept beside the output folder, never published.
  */
 export interface Manifest {
+  /** Empty when the build had no code version: then no page is reused by fingerprint. */
   key: string;
   pages: Record<string, string>;
+  /** Every file of the output, so the next build knows which to delete. */
+  files: string[];
+  /** The sitemap's inputs, and the files it made. */
+  sitemap: { key: string; files: string[] };
 }
 
 export const hash = (value: unknown) =>
@@ -25,7 +30,9 @@ const fileFor = (outDir: string) =>
 
 export async function readManifest(outDir: string): Promise<Manifest | null> {
   try {
-    return JSON.parse(await readFile(fileFor(outDir), 'utf8')) as Manifest;
+    const m = JSON.parse(await readFile(fileFor(outDir), 'utf8')) as Manifest;
+    // One written by an older version, without the file list, is no use.
+    return Array.isArray(m.files) && m.sitemap ? m : null;
   } catch {
     return null;
   }

@@ -1,113 +1,278 @@
-import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /**
- * A build writes into a sibling staging folder and swaps it in only at the end, so a failed
- * or killed build leaves the previous output as it was. The swap is two renames; a build
- * killed between them leaves the old tree under `.{name}.old-*`, which the next build restores.
- * A file whose bytes did not change is hard-linked from the previous output instead of written,
- * so it keeps its modification time (and hosts that sync by time upload only what changed).
+ * How a build's files reach the output folder without ever leaving it half-made: a failed or
+ * killed build leaves the previous output as it was, or (killed while committing an incremental
+ * build) a commit that the next build completes before it does anything else.
+ *
+ * - Whole tree, when there is no previous output of ours to update: every file goes into a
+ *   sibling staging tree that replaces the output with two renames. A build killed between them
+ *   leaves the old tree under `.{name}.old-*`, which the next build puts back.
+ * - Incremental, when the previous output and its manifest are there: only files whose bytes
+ *   change are staged, as flat files in a sibling folder. The commit writes a journal of moves and
+ *   deletions, fsyncs it and renames it into place, which decides the commit; then it applies
+ *   it. Files whose bytes did not change are never touched, so they keep their inode and
+ *   modification time (hosts that sync by time upload only what changed), and no old tree is
+ *   deleted (deleting tens of thousands of files makes this file system slow to create files for
+ *   minutes after).
+ *
+ * File calls are synchronous: measured here, writing 3,200 pages takes a third of the time of
+ * fs/promises, and the build has nothing else to do meanwhile.
  */
 export class Staging {
-  private readonly made = new Set<string>();
-  bytes = 0;
+  /** Files in the new output, their bytes, and how many of them were written (new or changed). */
   files = 0;
-  /** Files written because their bytes are new or changed. */
+  bytes = 0;
   changed = 0;
+  private readonly madeDirs = new Set<string>();
+  /** Incremental: [staged file name, path in the output]. */
+  private readonly moves: Array<[string, string]> = [];
+  private readonly paths = new Set<string>();
+  /** Set once the journal is in place: from then on the commit belongs to the next build too. */
+  private decided = false;
 
   private constructor(
     readonly outDir: string,
     readonly dir: string,
+    readonly incremental: boolean,
   ) {}
 
-  static async open(outDir: string): Promise<Staging> {
+  /**
+   * `incremental`: the output folder holds the previous build, described by its manifest.
+   * Call `recoverOutput` first, so a commit a killed build left is complete.
+   */
+  static open(outDir: string, incremental: boolean): Staging {
     const out = path.resolve(outDir);
-    await recover(out);
     const dir = siblingName(out, `staging-${process.pid}-${Date.now()}`);
-    await mkdir(dir, { recursive: true });
-    return new Staging(out, dir);
+    mkdirSync(dir, { recursive: true });
+    return new Staging(out, dir, incremental && existsSync(out));
   }
 
-  async write(rel: string, data: string | Uint8Array): Promise<void> {
-    const target = path.join(this.dir, rel);
-    const parent = path.dirname(target);
-    if (!this.made.has(parent)) {
-      await mkdir(parent, { recursive: true });
-      this.made.add(parent);
-    }
+  /** A file of the new output; written only if its bytes differ from the previous output's. */
+  put(rel: string, data: string | Uint8Array): void {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-    this.files++;
-    this.bytes += bytes.byteLength;
-    const previous = path.join(this.outDir, rel);
-    const old = await readFile(previous).catch(() => null);
-    if (old?.equals(bytes)) {
-      try {
-        await link(previous, target);
-        return;
-      } catch {
-        // A file system without hard links: write the bytes instead.
-      }
+    this.count(rel, bytes.byteLength);
+    if (!this.incremental) {
+      const target = path.join(this.dir, rel);
+      this.ensureDir(path.dirname(target));
+      writeFileSync(target, bytes);
+      this.changed++;
+      return;
     }
-    await writeFile(target, bytes);
+    const old = readIfFile(path.join(this.outDir, rel));
+    if (old && Buffer.compare(old, bytes) === 0) return;
+    const staged = String(this.moves.length);
+    writeFileSync(path.join(this.dir, staged), bytes);
+    this.moves.push([staged, rel]);
     this.changed++;
   }
 
-  /** Takes the previous output's file as it is, without new bytes; false when there is none. */
-  async reuse(rel: string): Promise<boolean> {
-    const target = path.join(this.dir, rel);
-    const parent = path.dirname(target);
-    if (!this.made.has(parent)) {
-      await mkdir(parent, { recursive: true });
-      this.made.add(parent);
-    }
-    try {
-      await link(path.join(this.outDir, rel), target);
-    } catch {
-      return false;
-    }
-    // Awaited first: `this.bytes += await …` would read the total before the await and lose
-    // the additions of concurrent calls.
-    const { size } = await stat(target);
-    this.files++;
-    this.bytes += size;
+  /**
+   * Keeps the previous output's file as it is (its inputs did not change); false when there is
+   * no such file, and the caller must `put` it.
+   */
+  keep(rel: string): boolean {
+    if (!this.incremental) return false;
+    const s = statSync(path.join(this.outDir, rel), { throwIfNoEntry: false });
+    if (!s?.isFile()) return false;
+    this.count(rel, s.size);
     return true;
   }
 
-  async commit(): Promise<void> {
-    const old = siblingName(this.outDir, `old-${process.pid}-${Date.now()}`);
-    const existing = await stat(this.outDir).catch(() => null);
-    if (existing && !existing.isDirectory()) {
-      throw new Error(`${this.outDir} exists and is not a folder`);
-    }
-    if (existing) await rename(this.outDir, old);
-    await rename(this.dir, this.outDir);
-    if (existing) await rm(old, { recursive: true, force: true });
+  /** Keeps all of `rels` as `keep` does, or none of them (false) when one is missing. */
+  keepAll(rels: readonly string[]): boolean {
+    if (!this.incremental) return false;
+    const sizes = rels.map((rel) =>
+      statSync(path.join(this.outDir, rel), { throwIfNoEntry: false }),
+    );
+    if (!sizes.every((s) => s?.isFile())) return false;
+    for (const [i, rel] of rels.entries()) this.count(rel, sizes[i]?.size ?? 0);
+    return true;
   }
 
-  async abort(): Promise<void> {
-    await rm(this.dir, { recursive: true, force: true });
+  /** Makes the new output the output. `previous`: the previous output's files, from its manifest. */
+  commit(previous: readonly string[] = []): void {
+    if (!this.incremental) {
+      swapTrees(this.dir, this.outDir);
+      return;
+    }
+    const journal: Journal = {
+      staging: path.basename(this.dir),
+      moves: this.moves,
+      deletes: previous.filter((rel) => !this.paths.has(rel)),
+    };
+    const file = journalFile(this.outDir);
+    const tmp = `${file}.${process.pid}.tmp`;
+    const fd = openSync(tmp, 'w');
+    try {
+      writeSync(fd, JSON.stringify(journal));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+    this.decided = true;
+    syncDir(path.dirname(this.outDir));
+    applyJournal(this.outDir, journal);
+  }
+
+  /** The paths of every file of the new output, so far. */
+  written(): string[] {
+    return [...this.paths];
+  }
+
+  /** Drops what was staged, unless the commit was decided: then `recoverOutput` completes it. */
+  abort(): void {
+    if (this.decided) return;
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private count(rel: string, size: number) {
+    if (this.paths.has(rel)) throw new Error(`Two files would be written to ${rel}`);
+    this.paths.add(rel);
+    this.files++;
+    this.bytes += size;
+  }
+
+  private ensureDir(dir: string) {
+    if (this.madeDirs.has(dir)) return;
+    mkdirSync(dir, { recursive: true });
+    this.madeDirs.add(dir);
   }
 }
+
+interface Journal {
+  /** The sibling folder holding the staged files. */
+  staging: string;
+  moves: Array<[string, string]>;
+  deletes: string[];
+}
+
+/**
+ * Run before a build touches anything: completes an incremental commit a killed build left,
+ * puts back an output folder a killed swap left aside, and clears dead builds' folders.
+ */
+export function recoverOutput(outDir: string): void {
+  const out = path.resolve(outDir);
+  const parent = path.dirname(out);
+  const journal = journalFile(out);
+  if (existsSync(journal)) {
+    applyJournal(out, JSON.parse(readFileSync(journal, 'utf8')) as Journal);
+  }
+  const prefix = `.${path.basename(out)}.`;
+  const names = readdirSafe(parent);
+  const mine = names.filter((n) => n.startsWith(prefix));
+  const hasOut = names.includes(path.basename(out));
+  const olds = mine.filter((n) => n.startsWith(`${prefix}old-`)).sort();
+  const newestOld = olds.at(-1);
+  if (!hasOut && newestOld) renameSync(path.join(parent, newestOld), out);
+  for (const n of mine) {
+    const rest = n.slice(prefix.length);
+    // A journal never renamed into place: its commit was not decided.
+    if (rest.startsWith('journal.') && rest.endsWith('.tmp')) {
+      rmSync(path.join(parent, n), { force: true });
+      continue;
+    }
+    const kind = rest.split('-')[0];
+    if (kind !== 'old' && kind !== 'staging') continue;
+    if (n === newestOld && !hasOut) continue;
+    const pid = Number(rest.split('-')[1]);
+    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
+    rmSync(path.join(parent, n), { recursive: true, force: true });
+  }
+}
+
+/** Applies a decided commit; safe to run again on a commit that was partly applied. */
+function applyJournal(out: string, journal: Journal): void {
+  const staging = path.join(path.dirname(out), journal.staging);
+  const made = new Set<string>();
+  for (const [staged, rel] of journal.moves) {
+    const from = path.join(staging, staged);
+    if (!existsSync(from)) continue; // moved before a kill
+    const target = path.join(out, rel);
+    const dir = path.dirname(target);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
+    renameSync(from, target);
+  }
+  const emptied = new Set<string>();
+  for (const rel of journal.deletes) {
+    rmSync(path.join(out, rel), { force: true });
+    emptied.add(path.dirname(path.join(out, rel)));
+  }
+  // A removed page leaves its folder (and maybe its parent) empty.
+  for (const dir of [...emptied].sort().reverse()) {
+    for (let d = dir; d.startsWith(out + path.sep); d = path.dirname(d)) {
+      try {
+        rmdirSync(d);
+      } catch {
+        break;
+      }
+    }
+  }
+  rmSync(journalFile(out), { force: true });
+  rmSync(staging, { recursive: true, force: true });
+}
+
+function swapTrees(staged: string, out: string): void {
+  const old = siblingName(out, `old-${process.pid}-${Date.now()}`);
+  const existing = statSync(out, { throwIfNoEntry: false });
+  if (existing && !existing.isDirectory()) throw new Error(`${out} exists and is not a folder`);
+  if (existing) renameSync(out, old);
+  renameSync(staged, out);
+  if (existing) rmSync(old, { recursive: true, force: true });
+}
+
+const journalFile = (out: string) => siblingName(out, 'journal');
 
 function siblingName(out: string, suffix: string): string {
   return path.join(path.dirname(out), `.${path.basename(out)}.${suffix}`);
 }
 
-/** Puts back an output folder left aside by a killed swap, and clears dead staging folders. */
-async function recover(out: string): Promise<void> {
-  const parent = path.dirname(out);
-  const prefix = `.${path.basename(out)}.`;
-  const names = await readdir(parent).catch(() => [] as string[]);
-  const mine = names.filter((n) => n.startsWith(prefix));
-  const hasOut = names.includes(path.basename(out));
-  const olds = mine.filter((n) => n.startsWith(`${prefix}old-`)).sort();
-  const newestOld = olds.at(-1);
-  if (!hasOut && newestOld) await rename(path.join(parent, newestOld), out);
-  for (const n of mine) {
-    if (n === newestOld && !hasOut) continue;
-    const pid = Number(n.slice(prefix.length).split('-')[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;
-    await rm(path.join(parent, n), { recursive: true, force: true });
+function readIfFile(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Makes a rename in `dir` durable; not every file system can, and then it is skipped. */
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Best effort: the journal file itself was fsynced.
   }
 }
 

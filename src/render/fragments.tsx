@@ -9,6 +9,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 export class FragmentCache {
   private readonly byKey = new Map<string, number>();
   private readonly html: string[] = [];
+  private readonly bytes: Buffer[] = [];
 
   /** The marker standing for a fragment, rendering it on first use. */
   marker(key: string, render: () => ReactElement): number {
@@ -23,12 +24,41 @@ export class FragmentCache {
 
   /** Replaces the markers a page render left with their HTML (a split: faster than a regex scan). */
   fill(page: string): string {
+    return this.assemble(
+      page,
+      (text) => text,
+      (i) => this.html[i] ?? '',
+    ).join('');
+  }
+
+  /**
+   * As `fill`, as UTF-8 bytes: each fragment is encoded once, not once per page (pages with a
+   * character beyond Latin-1 are two-byte strings, and encoding them was a tenth of a build).
+   */
+  fillBytes(page: string): Buffer {
+    return Buffer.concat(
+      this.assemble(
+        page,
+        (text) => Buffer.from(text),
+        (i) => {
+          let bytes = this.bytes[i];
+          if (!bytes) {
+            bytes = Buffer.from(this.html[i] ?? '');
+            this.bytes[i] = bytes;
+          }
+          return bytes;
+        },
+      ),
+    );
+  }
+
+  private assemble<T>(page: string, text: (s: string) => T, fragment: (i: number) => T): T[] {
     const parts = page.split(OPEN);
-    let out = parts[0] ?? '';
+    const out: T[] = [text(parts[0] ?? '')];
     for (let k = 1; k < parts.length; k++) {
       const part = parts[k] ?? '';
       const end = part.indexOf(CLOSE);
-      out += (this.html[Number(part.slice(0, end))] ?? '') + part.slice(end + CLOSE.length);
+      out.push(fragment(Number(part.slice(0, end))), text(part.slice(end + CLOSE.length)));
     }
     return out;
   }

@@ -25,9 +25,26 @@ export function renderPage(
   templates: Record<RouteId, Template>,
   fragments?: FragmentCache,
 ): string {
+  const html = renderBody(ctx, templates, fragments);
+  return `<!DOCTYPE html>${fragments ? fragments.fill(html) : html}`;
+}
+
+/** As `renderPage`, as the UTF-8 bytes the build writes. */
+export function renderPageBytes(
+  ctx: PageContext,
+  templates: Record<RouteId, Template>,
+  fragments: FragmentCache,
+): Buffer {
+  return fragments.fillBytes(`<!DOCTYPE html>${renderBody(ctx, templates, fragments)}`);
+}
+
+function renderBody(
+  ctx: PageContext,
+  templates: Record<RouteId, Template>,
+  fragments: FragmentCache | undefined,
+): string {
   try {
-    const html = renderWith(fragments, () => renderToStaticMarkup(templates[ctx.page.route](ctx)));
-    return `<!DOCTYPE html>${fragments ? fragments.fill(html) : html}`;
+    return renderWith(fragments, () => renderToStaticMarkup(templates[ctx.page.route](ctx)));
   } catch (err) {
     throw new RenderError(ctx.page.path, err);
   }
