@@ -9,7 +9,7 @@ import type { Site } from '../site/model.js';
 import { allCities, topCities } from '../site/model.js';
 import { buildAssets } from './assets.js';
 import { hash, type Manifest, readManifest, removeManifest, writeManifest } from './manifest.js';
-import { renderInWorkers } from './parallel.js';
+import { groupByCity, renderInWorkers } from './parallel.js';
 import { codeVersion, isCompiled, packageRoot } from './root.js';
 import { buildSitemaps, robotsTxt } from './sitemap.js';
 import { recoverOutput, Staging } from './staging.js';
@@ -124,7 +124,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         store(pages[index] as Page, bytes),
       );
     } else {
-      for (const index of toRender) {
+      // A city at a time: its shared fragments are made, used and let go together.
+      for (const index of groupByCity(pages, toRender).flat()) {
         const page = pages[index] as Page;
         store(page, renderPageBytes({ site, page, pages, assets }, templates, fragments));
       }

@@ -79,7 +79,7 @@ export async function renderInWorkers(
 const IN_FLIGHT = 3;
 
 /** Page indices in tasks of one city each (pages without a city together), in first-seen order. */
-function groupByCity(pages: readonly Page[], indices: readonly number[]): number[][] {
+export function groupByCity(pages: readonly Page[], indices: readonly number[]): number[][] {
   const byCity = new Map<string, number[]>();
   for (const i of indices) {
     const key = pages[i]?.city?.slug ?? '';
