@@ -267,7 +267,7 @@ const lines: string[] = [
     `${os.platform()} ${os.release()}, ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   `load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${loadAtEnd[0]?.toFixed(2)}`,
   `runs: ${benches.map((b) => `${b.label} ${b.warmup} warm-up + ${b.runs} timed`).join(', ')}; medians; wall time from spawn to exit of the whole process`,
-  'file-system trap avoided: no tree is deleted before or between timed runs (each full build and floor run writes a fresh folder; incremental runs, whose swap deletes the old tree, come last; cleanup only after this table)',
+  'file-system trap avoided: no tree is deleted before or between timed runs (each full build and floor run writes a fresh folder; incremental runs come last, rebuilding in place; cleanup only after this table)',
   `incremental: the description of ${edited.name} (${edited.id}, population ${fmt.format(edited.population)}, the median) edited, rebuilt into the same folder; rewritten = modification time changed`,
   'start-up: from the start of the build process to its first page rendered (a performance mark)',
   'floor: one plain Node process writes the same number of files, same paths and sizes, with mkdirSync/writeFileSync',
