@@ -18,10 +18,9 @@
 // The file-system trap: on this machine, creating files is several times slower for a few
 // minutes after tens of thousands of files were deleted. So this script deletes nothing before
 // or between timed runs: every full build and every floor run writes to a fresh folder that does
-// not exist yet (<tmp>/1x/build-1, build-2, ..., floor-1, ...); the incremental runs, where the
-// build's own swap deletes the tree it replaces, come after every full build and floor run (so
-// their own figures include what that deletion costs the next rebuild, as it would for a site
-// owner); the whole temporary folder is removed only at the very end, after the table.
+// not exist yet (<tmp>/1x/build-1, build-2, ..., floor-1, ...); the incremental runs, which
+// rebuild in place and delete only the files they replace, come after every full build and
+// floor run; the whole temporary folder is removed only at the very end, after the table.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';

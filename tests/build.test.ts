@@ -95,12 +95,7 @@ describe('build', () => {
     // Kill the real CLI at different moments. What the next build finds, once it has completed
     // or undone what the kill left (recoverOutput, its first step), is the old site or the new.
     for (const delay of [100, 200, 300, 450, 600]) {
-      const child = killable(out, lastmod);
-      await new Promise((r) => setTimeout(r, delay));
-      child.kill('SIGKILL');
-      await child.exited;
-      recoverOutput(out);
-      const now = await snapshot(out);
+      const now = await killedAt(delay, out, lastmod);
       if (now.get('index.html') === Buffer.from('previous site').toString('base64')) {
         expect([...now.keys()]).toEqual(['index.html']);
       } else {
@@ -119,24 +114,9 @@ describe('build', () => {
   });
 
   it('leaves the previous output, or the whole new one, when an incremental build is killed', async () => {
-    const dir = await tempDir();
-    const data = path.join(dir, 'data');
-    await cp(FIXTURE_DATA, data, { recursive: true });
-    const out = path.join(dir, 'dist');
-    const lastmod = '2026-11-22';
-    await build({ dataDir: data, outDir: out, lastmod });
-    const before = await snapshot(out);
-    await editVancouver(data);
-    const after = await snapshot(
-      (await build({ dataDir: data, outDir: path.join(dir, 'reference'), lastmod })).outDir,
-    );
+    const { dir, data, out, lastmod, before, after } = await editedSite();
     for (const delay of [100, 200, 300, 450, 600]) {
-      const child = killable(out, lastmod, data);
-      await new Promise((r) => setTimeout(r, delay));
-      child.kill('SIGKILL');
-      await child.exited;
-      recoverOutput(out);
-      const now = await snapshot(out);
+      const now = await killedAt(delay, out, lastmod, data);
       if (now.get('vancouver/index.html') === before.get('vancouver/index.html')) {
         expect(now).toEqual(before);
       } else {
@@ -147,17 +127,7 @@ describe('build', () => {
   });
 
   it('completes a decided incremental commit that was cut short', async () => {
-    const dir = await tempDir();
-    const data = path.join(dir, 'data');
-    await cp(FIXTURE_DATA, data, { recursive: true });
-    const out = path.join(dir, 'dist');
-    const lastmod = '2026-11-22';
-    await build({ dataDir: data, outDir: out, lastmod });
-    const before = await snapshot(out);
-    await editVancouver(data);
-    const after = await snapshot(
-      (await build({ dataDir: data, outDir: path.join(dir, 'reference'), lastmod })).outDir,
-    );
+    const { dir, data, out, lastmod, before, after } = await editedSite();
     // A file where the commit needs a folder stops it after its journal was written and some
     // of its files were moved: as a kill at that moment would.
     await rm(path.join(out, 'vancouver/about'), { recursive: true });
@@ -183,8 +153,11 @@ describe('build', () => {
   });
 });
 
-/** The real CLI, building into `out`; `exited` resolves when it is gone, killed or not. */
-function killable(out: string, lastmod: string, data = FIXTURE_DATA) {
+/**
+ * Runs the real CLI into `out`, SIGKILLs it after `delay` ms (a build may end first), then
+ * does what the next build does first (recoverOutput) and returns what is left.
+ */
+async function killedAt(delay: number, out: string, lastmod: string, data = FIXTURE_DATA) {
   const child = spawn(
     process.execPath,
     [BIN, 'generate', '--data', data, '--out', out, '--quiet'],
@@ -194,7 +167,30 @@ function killable(out: string, lastmod: string, data = FIXTURE_DATA) {
   );
   // Listened for at once: a build that ends before the kill has already exited by then.
   const exited = new Promise((r) => child.on('exit', r));
-  return Object.assign(child, { exited });
+  await new Promise((r) => setTimeout(r, delay));
+  child.kill('SIGKILL');
+  await exited;
+  recoverOutput(out);
+  return snapshot(out);
+}
+
+/**
+ * A fixture site built into `out` (`before`), then Vancouver's description edited: `after` is a
+ * full build of the edited data, made beside it in `reference`.
+ */
+async function editedSite() {
+  const dir = await tempDir();
+  const data = path.join(dir, 'data');
+  await cp(FIXTURE_DATA, data, { recursive: true });
+  const out = path.join(dir, 'dist');
+  const lastmod = '2026-11-22';
+  await build({ dataDir: data, outDir: out, lastmod });
+  const before = await snapshot(out);
+  await editVancouver(data);
+  const after = await snapshot(
+    (await build({ dataDir: data, outDir: path.join(dir, 'reference'), lastmod })).outDir,
+  );
+  return { dir, data, out, lastmod, before, after };
 }
 
 /** Vancouver's description edited: its pages, and the pages that list it, change. */

@@ -137,7 +137,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       pages.flatMap((p) => (p.sitemap ? [[p.path, p.sitemap]] : [])),
     ]);
     const kept =
-      reusable?.sitemap.key === manifest.sitemap.key && staging.keepAll(reusable.sitemap.files);
+      reusable?.sitemap.key === manifest.sitemap.key && staging.keep(...reusable.sitemap.files);
     manifest.sitemap.files = kept
       ? reusable.sitemap.files
       : (await buildSitemaps(site, pages, lastmod)).map((s) => {

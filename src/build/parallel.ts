@@ -36,7 +36,6 @@ export async function renderInWorkers(
   try {
     await new Promise<void>((resolve, reject) => {
       let running = count;
-      const fail = (err: Error) => reject(err);
       for (let w = 0; w < count; w++) {
         const worker = new Worker(script, { workerData: setup });
         workers.push(worker);
@@ -51,7 +50,7 @@ export async function renderInWorkers(
         };
         worker.on('message', (m: WorkerReply) => {
           if (m.kind === 'error') {
-            fail(new Error(m.page ? `Failed to render page ${m.page}: ${m.message}` : m.message));
+            reject(new Error(m.page ? `Failed to render page ${m.page}: ${m.message}` : m.message));
             return;
           }
           if (m.kind === 'rendered') {
@@ -59,15 +58,15 @@ export async function renderInWorkers(
             try {
               for (const [index, bytes] of m.pages) onPage(index, bytes);
             } catch (err) {
-              fail(err as Error);
+              reject(err as Error);
               return;
             }
           }
           next();
         });
-        worker.on('error', fail);
+        worker.on('error', reject);
         worker.on('exit', (code) => {
-          if (code !== 0) fail(new Error(`a render worker stopped with exit code ${code}`));
+          if (code !== 0) reject(new Error(`a render worker stopped with exit code ${code}`));
         });
       }
     });

@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { TEMPLATES } from '../../templates/pages/index.js';
 import type { PageContext } from '../render/context.js';
 import { FragmentCache } from '../render/fragments.js';
-import { RenderError, renderPageBytes } from '../render/render.js';
+import { renderPageBytes } from '../render/render.js';
 import { buildPages } from '../routes.js';
 import { loadSite } from '../site/load.js';
 import type { WorkerReply, WorkerSetup, WorkerTask } from './parallel.js';
@@ -46,9 +46,5 @@ try {
   });
   reply({ kind: 'ready' });
 } catch (err) {
-  reply({
-    kind: 'error',
-    message: err instanceof RenderError ? err.message : String((err as Error).message ?? err),
-    page: null,
-  });
+  reply({ kind: 'error', message: err instanceof Error ? err.message : String(err), page: null });
 }

@@ -83,19 +83,10 @@ export class Staging {
   }
 
   /**
-   * Keeps the previous output's file as it is (its inputs did not change); false when there is
-   * no such file, and the caller must `put` it.
+   * Keeps the previous output's files as they are (their inputs did not change): all of them,
+   * or none (false) when one is missing, and the caller must `put` them.
    */
-  keep(rel: string): boolean {
-    if (!this.incremental) return false;
-    const s = statSync(path.join(this.outDir, rel), { throwIfNoEntry: false });
-    if (!s?.isFile()) return false;
-    this.count(rel, s.size);
-    return true;
-  }
-
-  /** Keeps all of `rels` as `keep` does, or none of them (false) when one is missing. */
-  keepAll(rels: readonly string[]): boolean {
+  keep(...rels: string[]): boolean {
     if (!this.incremental) return false;
     const sizes = rels.map((rel) =>
       statSync(path.join(this.outDir, rel), { throwIfNoEntry: false }),
