@@ -3,7 +3,8 @@ import { parseSitemap, parseSitemapIndex } from 'sitemap';
 import { describe, expect, it } from 'vitest';
 import { buildSitemaps } from '../src/build/sitemap.js';
 import { buildPages, canonicalUrl } from '../src/routes.js';
-import { fixtureSite } from './helpers.js';
+import { loadSite } from '../src/site/load.js';
+import { FIXTURE_DATA, fixtureSite } from './helpers.js';
 
 describe('sitemap.xml', async () => {
   const site = await fixtureSite();
@@ -11,7 +12,7 @@ describe('sitemap.xml', async () => {
   const indexable = pages.filter((p) => p.indexable);
 
   it('parses and lists exactly the indexable pages, with their priorities', async () => {
-    const [file, ...rest] = await buildSitemaps(site, pages, '2026-11-22');
+    const [file, ...rest] = buildSitemaps(site, pages, '2026-11-22');
     expect(rest).toHaveLength(0);
     expect(file?.file).toBe('sitemap.xml');
     const items = await parseSitemap(Readable.from(file?.contents ?? ''));
@@ -39,7 +40,7 @@ describe('sitemap.xml', async () => {
   });
 
   it('splits into numbered files under an index above the threshold', async () => {
-    const files = await buildSitemaps(site, pages, '2026-11-22', 30);
+    const files = buildSitemaps(site, pages, '2026-11-22', 30);
     const expected = Math.ceil(indexable.length / 30);
     expect(files.map((f) => f.file)).toEqual([
       'sitemap.xml',
@@ -53,5 +54,15 @@ describe('sitemap.xml', async () => {
     for (const f of files.slice(1)) all.push(...(await parseSitemap(Readable.from(f.contents))));
     expect(all).toHaveLength(indexable.length);
     expect(new Set(all.map((i) => i.url)).size).toBe(indexable.length);
+  });
+
+  it('escapes a base URL that holds XML-special characters', async () => {
+    const base = "https://example.com/a&b's";
+    const odd = await loadSite(FIXTURE_DATA, { baseUrl: base });
+    const [file] = buildSitemaps(odd, buildPages(odd), '2026-11-22');
+    const xml = file?.contents.toString() ?? '';
+    expect(xml).toContain('<loc>https://example.com/a&amp;b&apos;s/faq</loc>');
+    const items = await parseSitemap(Readable.from(xml));
+    expect(items.map((i) => i.url)).toContain(`${base}/faq`);
   });
 });

@@ -140,7 +140,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       reusable?.sitemap.key === manifest.sitemap.key && staging.keep(...reusable.sitemap.files);
     manifest.sitemap.files = kept
       ? reusable.sitemap.files
-      : (await buildSitemaps(site, pages, lastmod)).map((s) => {
+      : buildSitemaps(site, pages, lastmod).map((s) => {
           staging.put(s.file, s.contents);
           return s.file;
         });

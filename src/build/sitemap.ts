@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { Page } from '../routes.js';
 import { canonicalUrl } from '../routes.js';
 import type { Site } from '../site/model.js';
@@ -14,52 +13,64 @@ export interface SitemapFile {
 /**
  * sitemap.xml from the page list: exactly the indexable pages. Above `split` URLs, numbered
  * files (sitemap-1.xml, …) and sitemap.xml as their index.
+ *
+ * Written directly: four elements a URL need no library, and the `sitemap` package's streams
+ * and URL normalising took 75-170 ms of a 3,000-page build. The tests parse the result with
+ * that package and validate it against the sitemaps.org schema.
  */
-export async function buildSitemaps(
+export function buildSitemaps(
   site: Site,
   pages: readonly Page[],
   lastmod: string,
   split = SITEMAP_SPLIT,
-): Promise<SitemapFile[]> {
-  // Loaded when the pages are done, not before the first one renders.
-  const { SitemapIndexStream, SitemapStream, streamToPromise } = await import('sitemap');
-  const entries = pages.flatMap((p) =>
+): SitemapFile[] {
+  const urls = pages.flatMap((p) =>
     p.sitemap
       ? [
-          {
-            url: canonicalUrl(site, p.path),
-            lastmod,
-            changefreq: p.sitemap.changefreq,
-            priority: p.sitemap.priority,
-          },
+          `<url><loc>${xmlEscape(canonicalUrl(site, p.path))}</loc><lastmod>${lastmod}</lastmod>` +
+            `<changefreq>${p.sitemap.changefreq}</changefreq>` +
+            `<priority>${p.sitemap.priority.toFixed(1)}</priority></url>`,
         ]
       : [],
   );
-  const toXml = (chunk: typeof entries) =>
-    streamToPromise(
-      Readable.from(chunk).pipe(new SitemapStream({ xmlns: plainNs, lastmodDateOnly: true })),
-    );
-
-  if (entries.length <= split) return [{ file: 'sitemap.xml', contents: await toXml(entries) }];
+  if (urls.length <= split) return [{ file: 'sitemap.xml', contents: urlset(urls) }];
 
   const files: SitemapFile[] = [];
-  for (let i = 0; i * split < entries.length; i++) {
+  for (let i = 0; i * split < urls.length; i++) {
     files.push({
       file: `sitemap-${i + 1}.xml`,
-      contents: await toXml(entries.slice(i * split, (i + 1) * split)),
+      contents: urlset(urls.slice(i * split, (i + 1) * split)),
     });
   }
-  const index = await streamToPromise(
-    Readable.from(files.map((f) => ({ url: `${site.settings.baseUrl}/${f.file}`, lastmod }))).pipe(
-      new SitemapIndexStream({ lastmodDateOnly: true }),
-    ),
+  const entries = files.map(
+    (f) =>
+      `<sitemap><loc>${xmlEscape(`${site.settings.baseUrl}/${f.file}`)}</loc>` +
+      `<lastmod>${lastmod}</lastmod></sitemap>`,
+  );
+  const index = Buffer.from(
+    `${XML_DECLARATION}<sitemapindex xmlns="${NS}">${entries.join('')}</sitemapindex>`,
   );
   return [{ file: 'sitemap.xml', contents: index }, ...files];
 }
 
-/** Only the sitemaps.org namespace: no image, video, news or xhtml extensions are used. */
-const plainNs = { news: false, video: false, image: false, xhtml: false };
-
 export function robotsTxt(site: Site): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${site.settings.baseUrl}/sitemap.xml\n`;
+}
+
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
+const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+
+const urlset = (urls: readonly string[]) =>
+  Buffer.from(`${XML_DECLARATION}<urlset xmlns="${NS}">${urls.join('')}</urlset>`);
+
+const XML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+function xmlEscape(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch] ?? ch);
 }
