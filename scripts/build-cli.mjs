@@ -10,7 +10,11 @@ import * as esbuild from 'esbuild';
 
 // Two entries: the CLI, and the render worker its builds start on other threads for large sites.
 await esbuild.build({
-  entryPoints: { cli: 'src/cli.ts', 'render-worker': 'src/build/render-worker.ts' },
+  entryPoints: {
+    cli: 'src/cli.ts',
+    'render-worker': 'src/build/render-worker.ts',
+    'write-worker': 'src/build/write-worker.ts',
+  },
   outdir: 'lib',
   bundle: true,
   platform: 'node',

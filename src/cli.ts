@@ -74,7 +74,7 @@ export async function main(
     .option('--quiet', 'print nothing on success')
     .option(
       '--workers <n>',
-      `render on n worker threads, 0 for none (default: with 4 or more cores, from ${fmt.format(PARALLEL_MIN_PAGES)} pages to render)`,
+      `render on n more threads, 0 to render and write on one (default: with 4 or more cores, one per core but two, up to 3, from ${fmt.format(PARALLEL_MIN_PAGES)} pages to render)`,
       parseCount,
     )
     .action(async (opts: GenerateOptions) => {

@@ -202,33 +202,100 @@ async function editVancouver(data: string) {
   await writeFile(file, JSON.stringify(cities));
 }
 
-describe('parallel build', () => {
-  it('writes the same bytes on worker threads as on one thread', async () => {
+describe('threaded builds', () => {
+  // The bundled site is large enough for the compiled CLI to write on a thread of its own.
+  const generate = (data: string, out: string, ...args: string[]) => {
+    const r = runCli(['generate', '--data', data, '--out', out, ...args], {
+      env: { SOURCE_DATE_EPOCH: String(Date.parse('2026-11-22T12:00:00Z') / 1000) },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Built [\d,]+ pages \(([\d,]+) rendered\)/);
+    return r.stdout;
+  };
+
+  it('writes the same bytes with a writer thread and render workers as on one thread', async () => {
     const dir = await tempDir();
+    const modes = [['--workers', '0'], [], ['--workers', '2']];
     for (const [name, data] of [
       ['fixture', FIXTURE_DATA],
       ['bundled', BUNDLED_DATA],
     ] as const) {
-      const outs = [0, 2].map((w) => path.join(dir, `${name}-${w}`));
-      for (const [i, w] of [0, 2].entries()) {
-        const r = runCli([
-          'generate',
-          '--data',
-          data,
-          '--out',
-          outs[i] ?? '',
-          '--workers',
-          String(w),
-        ]);
-        expect(r.code, r.stderr).toBe(0);
-        expect(r.stdout).toMatch(/Built [\d,]+ pages \(([\d,]+) rendered\)/);
-      }
-      const [serial, parallel] = await Promise.all(outs.map((o) => snapshot(o)));
+      const outs = modes.map((_, i) => path.join(dir, `${name}-${i}`));
+      for (const [i, args] of modes.entries()) generate(data, outs[i] ?? '', ...args);
+      const [serial, ...threaded] = await Promise.all(outs.map((o) => snapshot(o)));
       expect(serial?.size).toBeGreaterThan(100);
-      expect(parallel).toEqual(serial);
+      for (const t of threaded) expect(t).toEqual(serial);
+    }
+  });
+
+  it('updates an output through the writer thread: changed files only, equal to a full build', async () => {
+    const dir = await tempDir();
+    const data = path.join(dir, 'data');
+    await cp(BUNDLED_DATA, data, { recursive: true });
+    const out = path.join(dir, 'dist');
+    generate(data, out);
+    const before = await times(out);
+    // A new site name is on every page: every page is rendered and compared, on the writer thread.
+    const file = path.join(data, 'site.json');
+    await writeFile(
+      file,
+      JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), siteName: 'ClaimWise Canada' }),
+    );
+    expect(generate(data, out)).toMatch(/\(3,2\d\d rendered\): 3,2\d\d files \(3,2\d\d changed\)/);
+    const fresh = path.join(dir, 'fresh');
+    generate(data, fresh);
+    expect(await snapshot(out)).toEqual(await snapshot(fresh));
+    // The files the name is not in (the script, the stylesheet, the icon) kept their time.
+    const after = await times(out);
+    const kept = [...after].filter(([rel, t]) => before.get(rel) === t).map(([rel]) => rel);
+    expect(kept.sort()).toEqual(
+      [...after.keys()]
+        .filter((rel) => /^(assets\/|favicon\.svg$|robots\.txt$|sitemap\.xml$)/.test(rel))
+        .sort(),
+    );
+    expect(await readdir(dir)).toEqual(
+      expect.not.arrayContaining([expect.stringMatching(/^\.dist\.(staging|journal|old)/)]),
+    );
+  });
+
+  it('leaves the previous output, or the whole new one, when a threaded build is killed', async () => {
+    const dir = await tempDir();
+    const data = path.join(dir, 'data');
+    await cp(BUNDLED_DATA, data, { recursive: true });
+    const out = path.join(dir, 'dist');
+    const lastmod = '2026-11-22';
+    generate(data, out);
+    const before = await snapshot(out);
+    const file = path.join(data, 'site.json');
+    await writeFile(
+      file,
+      JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), siteName: 'ClaimWise Canada' }),
+    );
+    const reference = path.join(dir, 'reference');
+    generate(data, reference);
+    const after = await snapshot(reference);
+    // Killed while rendering and writing, and (most likely, at the last delays) while committing.
+    for (const delay of [300, 800, 1300, 1800, 2300]) {
+      const now = await killedAt(delay, out, lastmod, data);
+      if (now.get('index.html') === before.get('index.html')) expect(now).toEqual(before);
+      else {
+        expect(now).toEqual(after);
+        break;
+      }
     }
   });
 });
+
+/** Every file under dir with its modification time. */
+async function times(dir: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    out.set(path.relative(dir, full), (await stat(full)).mtimeMs);
+  }
+  return out;
+}
 
 describe('client bundle', () => {
   it('is the same, byte for byte, whether prebuilt with the compiled CLI or bundled from sources', async () => {

@@ -8,11 +8,19 @@ import { loadSite } from '../site/load.js';
 import type { Site } from '../site/model.js';
 import { allCities, topCities } from '../site/model.js';
 import { buildAssets } from './assets.js';
-import { hash, type Manifest, readManifest, removeManifest, writeManifest } from './manifest.js';
-import { groupByCity, renderInWorkers } from './parallel.js';
+import {
+  hash,
+  type Manifest,
+  readManifest,
+  removeManifest,
+  siteDigest,
+  writeManifest,
+} from './manifest.js';
+import { GroupQueue, groupByCity, RenderPool } from './parallel.js';
 import { codeVersion, isCompiled, packageRoot } from './root.js';
 import { buildSitemaps, robotsTxt } from './sitemap.js';
 import { recoverOutput, Staging } from './staging.js';
+import { WriterThread } from './write-thread.js';
 
 export interface BuildOptions {
   dataDir: string;
@@ -24,9 +32,9 @@ export interface BuildOptions {
   templates?: Record<RouteId, Template>;
   onProgress?: (done: number, total: number) => void;
   /**
-   * Worker threads to render on; 0 renders on this thread. Default: none below
-   * PARALLEL_MIN_PAGES pages to render or with fewer than 4 cores, else one per core but one
-   * (up to 4). Needs the compiled CLI.
+   * Worker threads that render besides this one; 0 renders and writes on this thread only.
+   * Default: none below 4 cores, else one per core but two (this thread renders, one writes),
+   * up to 3, used from PARALLEL_MIN_PAGES pages to render. Needs the compiled CLI.
    */
   workers?: number;
   /** Identifies the templates and code; pages are reused only under the same one. Default: the CLI bundle's hash. */
@@ -51,6 +59,28 @@ export const FIRST_PAGE_MARK = 'claimsite:first-page';
 /** data -> site model -> page list -> HTML staged beside outDir -> committed as outDir. */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
+  // Workers start first, so they load their copy of the site while this thread loads its own.
+  const planned = plannedWorkers(options);
+  const pool =
+    planned > 0
+      ? new RenderPool(
+          WORKER_SCRIPT,
+          { dataDir: options.dataDir, baseUrl: options.baseUrl },
+          planned,
+        )
+      : null;
+  try {
+    return await buildWith(options, pool, started);
+  } finally {
+    void pool?.close();
+  }
+}
+
+async function buildWith(
+  options: BuildOptions,
+  pool: RenderPool | null,
+  started: number,
+): Promise<BuildResult> {
   const loading = loadSite(options.dataDir, { baseUrl: options.baseUrl });
   const bundling = buildAssets(
     packageRoot(),
@@ -95,50 +125,70 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const fragments = new FragmentCache();
   const staging = Staging.open(options.outDir, previous !== null);
   let rendered = 0;
+  let writer: WriterThread | null = null;
   try {
     for (const a of assets.files) staging.put(a.file, a.contents);
-    let done = 0;
+    let kept = 0;
     const toRender: number[] = [];
     for (const [index, page] of pages.entries()) {
       const route = routeById.get(page.route);
       const fp = hash(route?.reads ? route.reads(page, site) : summaryOfAll(site));
       manifest.pages[page.file] = fp;
       if (reusable?.pages[page.file] === fp && staging.keep(page.file)) {
-        options.onProgress?.(++done, pages.length);
+        options.onProgress?.(++kept, pages.length);
       } else toRender.push(index);
     }
-    const store = (page: Page, bytes: Uint8Array) => {
-      staging.put(page.file, bytes);
-      if (++rendered === 1) performance.mark(FIRST_PAGE_MARK);
-      options.onProgress?.(++done, pages.length);
-    };
-    const workers = workerCount(options, toRender.length);
-    if (workers > 0) {
-      const setup = {
-        dataDir: options.dataDir,
-        baseUrl: options.baseUrl,
-        pageCount: pages.length,
-        assets: { css: assets.css, js: assets.js, cityIndex: assets.cityIndex },
-      };
-      await renderInWorkers(WORKER_SCRIPT, setup, pages, toRender, workers, (index, bytes) =>
-        store(pages[index] as Page, bytes),
-      );
-    } else {
-      // A city at a time: its shared fragments are made, used and let go together.
-      for (const index of groupByCity(pages, toRender).flat()) {
+    // A city at a time: its shared fragments are made, used and let go together.
+    const groups = groupByCity(pages, toRender);
+    const queue = new GroupQueue();
+    const workers =
+      pool && (options.workers !== undefined || toRender.length >= PARALLEL_MIN_PAGES)
+        ? pool.run(
+            {
+              digest: siteDigest(site),
+              groups,
+              queue: queue.buffer,
+              target: staging.target,
+              assets: { css: assets.css, js: assets.js, cityIndex: assets.cityIndex },
+            },
+            queue,
+          )
+        : null;
+    // Reported by the await below, after this thread's share; this keeps it from going unhandled.
+    workers?.catch(() => {});
+    writer = wantsWriterThread(options, toRender.length)
+      ? new WriterThread(WRITE_WORKER_SCRIPT, staging.target, 'main-')
+      : null;
+    const sink = writer ?? staging;
+    try {
+      queue.renderClaimed(groups, (index) => {
         const page = pages[index] as Page;
-        store(page, renderPageBytes({ site, page, pages, assets }, templates, fragments));
-      }
+        sink.putPage(
+          page.file,
+          renderPageBytes({ site, page, pages, assets }, templates, fragments),
+        );
+        if (++rendered === 1) performance.mark(FIRST_PAGE_MARK);
+        options.onProgress?.(kept + queue.done + 1, pages.length);
+      });
+    } catch (err) {
+      queue.stop();
+      throw err;
     }
+    if (writer) staging.add(await writer.finish());
+    for (const staged of (await workers) ?? []) {
+      staging.add(staged);
+      rendered += staged.paths.length;
+    }
+
     const lastmod = options.lastmod ?? defaultLastmod();
     manifest.sitemap.key = hash([
       site.settings.baseUrl,
       lastmod,
       pages.flatMap((p) => (p.sitemap ? [[p.path, p.sitemap]] : [])),
     ]);
-    const kept =
+    const keptSitemap =
       reusable?.sitemap.key === manifest.sitemap.key && staging.keep(...reusable.sitemap.files);
-    manifest.sitemap.files = kept
+    manifest.sitemap.files = keptSitemap
       ? reusable.sitemap.files
       : buildSitemaps(site, pages, lastmod).map((s) => {
           staging.put(s.file, s.contents);
@@ -150,10 +200,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     staging.commit(previous?.files);
     await writeManifest(options.outDir, manifest);
   } catch (err) {
+    await writer?.abort();
     staging.abort();
     throw err;
   }
-
   return {
     outDir: path.resolve(options.outDir),
     pages: pages.length,
@@ -168,11 +218,26 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 /** The compiled worker, beside the compiled CLI (scripts/build-cli.mjs makes both). */
 const WORKER_SCRIPT = new URL('./render-worker.js', import.meta.url);
 
-/** Below this many pages to render, starting workers (each loads the data again) does not pay. */
-export const PARALLEL_MIN_PAGES = 10_000;
+/** The compiled writer thread, beside the compiled CLI. */
+const WRITE_WORKER_SCRIPT = new URL('./write-worker.js', import.meta.url);
 
-/** Worker threads for this build; 0 renders on this thread. */
-function workerCount(options: BuildOptions, toRender: number): number {
+/** From this many pages to render, a thread of their own writes them (it costs about 30 ms to start). */
+export const WRITER_MIN_PAGES = 200;
+
+/** Writes go to a thread of their own when there is a core for it, unless --workers 0 says none. */
+function wantsWriterThread(options: BuildOptions, toRender: number): boolean {
+  if (options.workers === 0 || !isCompiled()) return false;
+  return availableParallelism() >= 2 && toRender >= WRITER_MIN_PAGES;
+}
+
+/** Below this many pages to render, the build's own thread renders them all. */
+export const PARALLEL_MIN_PAGES = 1_000;
+
+/**
+ * Render workers to start with the build (they are used only if there turn out to be
+ * PARALLEL_MIN_PAGES pages to render); 0 renders on this thread.
+ */
+function plannedWorkers(options: BuildOptions): number {
   const custom = options.templates !== undefined || options.routes !== undefined;
   if (options.workers !== undefined) {
     if (!Number.isInteger(options.workers) || options.workers < 0)
@@ -183,11 +248,11 @@ function workerCount(options: BuildOptions, toRender: number): number {
       );
     return options.workers;
   }
-  // Measured on 2 cores at 32,000 pages (README): two workers saved under a tenth of the time and
-  // took 180 MB more memory, so they start by themselves only where there are cores to spare.
+  // Each worker warms up its own copy of the renderer (measured on 2 cores: the two threads
+  // together rendered only 15-25% faster than one), so they start only where cores are to spare.
   const cores = availableParallelism();
-  if (custom || !isCompiled() || toRender < PARALLEL_MIN_PAGES || cores < 4) return 0;
-  return Math.min(cores - 1, 4);
+  if (custom || !isCompiled() || cores < 4) return 0;
+  return Math.min(cores - 2, 3);
 }
 
 function defaultLastmod(): string {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Site } from '../site/model.js';
 
 /**
  * What the last build rendered each page from: a build key (code, settings, content, assets)
@@ -21,6 +22,10 @@ export const hash = (value: unknown) =>
     .update(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'))
     .digest('base64url')
     .slice(0, 22);
+
+/** Everything a site model was loaded from: threads of one build check they loaded the same. */
+export const siteDigest = (site: Site) =>
+  hash([site.settings, site.national, site.cities, site.content]);
 
 const fileFor = (outDir: string) =>
   path.join(

@@ -1,83 +1,52 @@
 import { Worker } from 'node:worker_threads';
 import type { Page } from '../routes.js';
-
-/** What a render worker needs to make the same site model as the build that starts it. */
-export interface WorkerSetup {
-  dataDir: string;
-  baseUrl: string | undefined;
-  pageCount: number;
-  assets: { css: string; js: string; cityIndex: string };
-}
-
-export interface WorkerTask {
-  indices: number[];
-}
-
-export type WorkerReply =
-  | { kind: 'ready' }
-  | { kind: 'rendered'; pages: Array<[number, Uint8Array]> }
-  | { kind: 'error'; message: string; page: string | null };
+import type { StagedFiles, StageTarget } from './staging.js';
 
 /**
- * Renders `indices` of `pages` on `count` worker threads and hands each page's bytes to
- * `onPage` on this thread, in whatever order they finish (output does not depend on it).
- * Pages go out a city at a time, so a city's shared fragments are rendered in one worker only.
+ * The build's threads share one queue of page groups (a city's pages each) in shared memory:
+ * each thread claims the next group when it is ready for more, so a thread that started late
+ * or renders slowly simply takes fewer. Cells: next group, pages done, stopped (a thread failed).
  */
-export async function renderInWorkers(
-  script: URL,
-  setup: WorkerSetup,
-  pages: readonly Page[],
-  indices: readonly number[],
-  count: number,
-  onPage: (index: number, bytes: Uint8Array) => void,
-): Promise<void> {
-  const queue = [...groupByCity(pages, indices)];
-  const workers: Worker[] = [];
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let running = count;
-      for (let w = 0; w < count; w++) {
-        const worker = new Worker(script, { workerData: setup });
-        workers.push(worker);
-        let inFlight = 0;
-        const next = () => {
-          // A few tasks queued per worker, so it renders on while this thread writes.
-          while (inFlight < IN_FLIGHT && queue.length > 0) {
-            worker.postMessage({ indices: queue.shift() ?? [] } satisfies WorkerTask);
-            inFlight++;
-          }
-          if (inFlight === 0 && --running === 0) resolve();
-        };
-        worker.on('message', (m: WorkerReply) => {
-          if (m.kind === 'error') {
-            reject(new Error(m.page ? `Failed to render page ${m.page}: ${m.message}` : m.message));
-            return;
-          }
-          if (m.kind === 'rendered') {
-            inFlight--;
-            try {
-              for (const [index, bytes] of m.pages) onPage(index, bytes);
-            } catch (err) {
-              reject(err as Error);
-              return;
-            }
-          }
-          next();
-        });
-        worker.on('error', reject);
-        worker.on('exit', (code) => {
-          if (code !== 0) reject(new Error(`a render worker stopped with exit code ${code}`));
-        });
+export class GroupQueue {
+  readonly cells: Int32Array;
+
+  constructor(buffer = new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT)) {
+    this.cells = new Int32Array(buffer);
+  }
+
+  get buffer(): SharedArrayBuffer {
+    return this.cells.buffer as SharedArrayBuffer;
+  }
+
+  /** Pages rendered so far, on every thread. */
+  get done(): number {
+    return Atomics.load(this.cells, 1);
+  }
+
+  stop(): void {
+    Atomics.store(this.cells, 2, 1);
+  }
+
+  /**
+   * Calls `render` for each page of every group this thread claims, until none are left or a
+   * thread failed. Pages of one city stay on one thread, so its shared fragments render once.
+   */
+  renderClaimed(groups: readonly (readonly number[])[], render: (index: number) => void): void {
+    for (
+      let g = Atomics.add(this.cells, 0, 1);
+      g < groups.length;
+      g = Atomics.add(this.cells, 0, 1)
+    ) {
+      for (const index of groups[g] ?? []) {
+        if (Atomics.load(this.cells, 2) === 1) return;
+        render(index);
+        Atomics.add(this.cells, 1, 1);
       }
-    });
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    }
   }
 }
 
-const IN_FLIGHT = 3;
-
-/** Page indices in tasks of one city each (pages without a city together), in first-seen order. */
+/** Page indices in groups of one city each (pages without a city together), in first-seen order. */
 export function groupByCity(pages: readonly Page[], indices: readonly number[]): number[][] {
   const byCity = new Map<string, number[]>();
   for (const i of indices) {
@@ -90,4 +59,82 @@ export function groupByCity(pages: readonly Page[], indices: readonly number[]):
     group.push(i);
   }
   return [...byCity.values()];
+}
+
+/** What a render worker is started with: enough to load the same site as the build. */
+export interface WorkerSetup {
+  dataDir: string;
+  baseUrl: string | undefined;
+}
+
+/** The build's order to a worker, once it knows which pages to render. */
+export interface RenderOrder {
+  /** The site digest of the build's own load: the worker's must match. */
+  digest: string;
+  groups: number[][];
+  queue: SharedArrayBuffer;
+  target: StageTarget;
+  assets: { css: string; js: string; cityIndex: string };
+}
+
+export type WorkerReply =
+  | { kind: 'done'; staged: StagedFiles }
+  | { kind: 'error'; message: string };
+
+/**
+ * Render worker threads started at the beginning of a build, so they load their copy of the
+ * site while the build loads its own. Once the build knows what to render, `run` shares the
+ * queue with them; a build with little to render `close`s them unused.
+ */
+export class RenderPool {
+  private readonly workers: Worker[];
+  /** A worker that stopped or failed before it was given work: reported by `run`. */
+  private failure: Error | null = null;
+
+  constructor(script: URL, setup: WorkerSetup, count: number) {
+    this.workers = Array.from({ length: count }, () => {
+      const worker = new Worker(script, { workerData: setup });
+      // A pool that is never used must not keep the process alive.
+      worker.unref();
+      worker.on('error', (err) => {
+        this.failure ??= err;
+      });
+      return worker;
+    });
+  }
+
+  /**
+   * Gives every worker the order and resolves with what each staged, once all are done. The
+   * first failure stops the queue (so the other threads stop soon) and rejects.
+   */
+  async run(order: RenderOrder, queue: GroupQueue): Promise<StagedFiles[]> {
+    return Promise.all(
+      this.workers.map(
+        (worker) =>
+          new Promise<StagedFiles>((resolve, reject) => {
+            const fail = (err: Error) => {
+              queue.stop();
+              reject(err);
+            };
+            if (this.failure) return fail(this.failure);
+            // Now the build waits for it.
+            worker.ref();
+            worker.on('message', (m: WorkerReply) => {
+              if (m.kind === 'done') resolve(m.staged);
+              else fail(new Error(m.message));
+            });
+            worker.on('error', fail);
+            worker.on('exit', (code) =>
+              fail(new Error(`a render worker stopped (exit code ${code})`)),
+            );
+            worker.postMessage(order);
+          }),
+      ),
+    );
+  }
+
+  /** Stops every worker; a build that gave them nothing to do does not wait for them. */
+  close(): Promise<void> {
+    return Promise.all(this.workers.map((w) => w.terminate())).then(() => undefined);
+  }
 }

@@ -14,6 +14,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import type { PageBytes } from '../render/fragments.js';
 
 /**
  * How a build's files reach the output folder without ever leaving it half-made: a failed or
@@ -35,22 +36,15 @@ import path from 'node:path';
  * fs/promises, and the build has nothing else to do meanwhile.
  */
 export class Staging {
-  /** Files in the new output, their bytes, and how many of them were written (new or changed). */
-  files = 0;
-  bytes = 0;
-  changed = 0;
-  private readonly madeDirs = new Set<string>();
-  /** Incremental: [staged file name, path in the output]. */
-  private readonly moves: Array<[string, string]> = [];
-  private readonly paths = new Set<string>();
+  /** This thread's files; other threads' arrive through `add`. */
+  private readonly own: StageWriter;
+  private readonly others: StagedFiles[] = [];
   /** Set once the journal is in place: from then on the commit belongs to the next build too. */
   private decided = false;
 
-  private constructor(
-    readonly outDir: string,
-    readonly dir: string,
-    readonly incremental: boolean,
-  ) {}
+  private constructor(readonly target: StageTarget) {
+    this.own = new StageWriter(target);
+  }
 
   /**
    * `incremental`: the output folder holds the previous build, described by its manifest.
@@ -60,54 +54,71 @@ export class Staging {
     const out = path.resolve(outDir);
     const dir = siblingName(out, `staging-${process.pid}-${Date.now()}`);
     mkdirSync(dir, { recursive: true });
-    return new Staging(out, dir, incremental && existsSync(out));
+    return new Staging({ outDir: out, dir, incremental: incremental && existsSync(out) });
   }
 
-  /** A file of the new output; written only if its bytes differ from the previous output's. */
+  get outDir(): string {
+    return this.target.outDir;
+  }
+
+  get incremental(): boolean {
+    return this.target.incremental;
+  }
+
   put(rel: string, data: string | Uint8Array): void {
-    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-    this.count(rel, bytes.byteLength);
-    if (!this.incremental) {
-      const target = path.join(this.dir, rel);
-      this.ensureDir(path.dirname(target));
-      writeFileSync(target, bytes);
-      this.changed++;
-      return;
-    }
-    const old = readIfFile(path.join(this.outDir, rel));
-    if (old && Buffer.compare(old, bytes) === 0) return;
-    const staged = String(this.moves.length);
-    writeFileSync(path.join(this.dir, staged), bytes);
-    this.moves.push([staged, rel]);
-    this.changed++;
+    this.own.put(rel, data);
   }
 
-  /**
-   * Keeps the previous output's files as they are (their inputs did not change): all of them,
-   * or none (false) when one is missing, and the caller must `put` them.
-   */
+  putPage(rel: string, page: PageBytes): void {
+    this.own.putPage(rel, page);
+  }
+
   keep(...rels: string[]): boolean {
-    if (!this.incremental) return false;
-    const sizes = rels.map((rel) =>
-      statSync(path.join(this.outDir, rel), { throwIfNoEntry: false }),
-    );
-    if (!sizes.every((s) => s?.isFile())) return false;
-    for (const [i, rel] of rels.entries()) this.count(rel, sizes[i]?.size ?? 0);
-    return true;
+    return this.own.keep(...rels);
+  }
+
+  /** What another thread staged for this build (a StageWriter on the same target). */
+  add(files: StagedFiles): void {
+    this.others.push(files);
+  }
+
+  get files(): number {
+    return this.all().reduce((n, f) => n + f.files, 0);
+  }
+
+  get bytes(): number {
+    return this.all().reduce((n, f) => n + f.bytes, 0);
+  }
+
+  get changed(): number {
+    return this.all().reduce((n, f) => n + f.changed, 0);
+  }
+
+  /** The paths of every file of the new output, so far. */
+  written(): string[] {
+    const paths = this.all().flatMap((f) => f.paths);
+    if (new Set(paths).size !== paths.length) {
+      const seen = new Set<string>();
+      const twice = paths.find((p) => seen.size === seen.add(p).size);
+      throw new Error(`Two files would be written to ${twice}`);
+    }
+    return paths;
   }
 
   /** Makes the new output the output. `previous`: the previous output's files, from its manifest. */
   commit(previous: readonly string[] = []): void {
-    if (!this.incremental) {
-      swapTrees(this.dir, this.outDir);
+    const { outDir, dir, incremental } = this.target;
+    if (!incremental) {
+      swapTrees(dir, outDir);
       return;
     }
+    const paths = new Set(this.written());
     const journal: Journal = {
-      staging: path.basename(this.dir),
-      moves: this.moves,
-      deletes: previous.filter((rel) => !this.paths.has(rel)),
+      staging: path.basename(dir),
+      moves: this.all().flatMap((f) => f.moves),
+      deletes: previous.filter((rel) => !paths.has(rel)),
     };
-    const file = journalFile(this.outDir);
+    const file = journalFile(outDir);
     const tmp = `${file}.${process.pid}.tmp`;
     const fd = openSync(tmp, 'w');
     try {
@@ -118,26 +129,105 @@ export class Staging {
     }
     renameSync(tmp, file);
     this.decided = true;
-    syncDir(path.dirname(this.outDir));
-    applyJournal(this.outDir, journal);
-  }
-
-  /** The paths of every file of the new output, so far. */
-  written(): string[] {
-    return [...this.paths];
+    syncDir(path.dirname(outDir));
+    applyJournal(outDir, journal);
   }
 
   /** Drops what was staged, unless the commit was decided: then `recoverOutput` completes it. */
   abort(): void {
     if (this.decided) return;
-    rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.target.dir, { recursive: true, force: true });
+  }
+
+  private all(): StagedFiles[] {
+    return [this.own.result(), ...this.others];
+  }
+}
+
+/** Where a build stages its files; any thread can write there with its own StageWriter. */
+export interface StageTarget {
+  outDir: string;
+  /** The sibling staging folder. */
+  dir: string;
+  incremental: boolean;
+}
+
+/** What one thread staged: files of the new output (new, changed or kept) and how to commit them. */
+export interface StagedFiles {
+  files: number;
+  bytes: number;
+  /** Files written (new or changed); the others keep their previous file. */
+  changed: number;
+  paths: string[];
+  /** Incremental: [staged file name, path in the output]. */
+  moves: Array<[string, string]>;
+}
+
+/**
+ * One thread's writes into a staging target. Several threads can write into the same target
+ * at once: their pages are different files, and incremental staged names carry `prefix`.
+ */
+export class StageWriter {
+  private readonly staged: StagedFiles = { files: 0, bytes: 0, changed: 0, paths: [], moves: [] };
+  private readonly seen = new Set<string>();
+  private readonly madeDirs = new Set<string>();
+  private scratch = Buffer.alloc(0);
+
+  constructor(
+    readonly target: StageTarget,
+    private readonly prefix = '',
+  ) {}
+
+  /** A file of the new output; written only if its bytes differ from the previous output's. */
+  put(rel: string, data: string | Uint8Array): void {
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    this.count(rel, bytes.byteLength);
+    if (!this.target.incremental) {
+      const target = path.join(this.target.dir, rel);
+      this.ensureDir(path.dirname(target));
+      writeFileSync(target, bytes);
+      this.staged.changed++;
+      return;
+    }
+    const old = readIfFile(path.join(this.target.outDir, rel));
+    if (old && Buffer.compare(old, bytes) === 0) return;
+    const staged = `${this.prefix}${this.staged.moves.length}`;
+    writeFileSync(path.join(this.target.dir, staged), bytes);
+    this.staged.moves.push([staged, rel]);
+    this.staged.changed++;
+  }
+
+  /** A rendered page, assembled in a buffer reused from page to page. */
+  putPage(rel: string, page: PageBytes): void {
+    if (this.scratch.length < page.size) this.scratch = Buffer.allocUnsafe(page.size * 2);
+    page.copyTo(this.scratch, 0);
+    this.put(rel, this.scratch.subarray(0, page.size));
+  }
+
+  /**
+   * Keeps the previous output's files as they are (their inputs did not change): all of them,
+   * or none (false) when one is missing, and the caller must `put` them.
+   */
+  keep(...rels: string[]): boolean {
+    if (!this.target.incremental) return false;
+    const sizes = rels.map((rel) =>
+      statSync(path.join(this.target.outDir, rel), { throwIfNoEntry: false }),
+    );
+    if (!sizes.every((s) => s?.isFile())) return false;
+    for (const [i, rel] of rels.entries()) this.count(rel, sizes[i]?.size ?? 0);
+    return true;
+  }
+
+  result(): StagedFiles {
+    return this.staged;
   }
 
   private count(rel: string, size: number) {
-    if (this.paths.has(rel)) throw new Error(`Two files would be written to ${rel}`);
-    this.paths.add(rel);
-    this.files++;
-    this.bytes += size;
+    if (this.seen.has(rel)) throw new Error(`Two files would be written to ${rel}`);
+    this.seen.add(rel);
+    this.staged.paths.push(rel);
+    this.staged.files++;
+    this.staged.bytes += size;
   }
 
   private ensureDir(dir: string) {

@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { Template } from '../../templates/pages/index.js';
 import type { RouteId } from '../routes.js';
 import type { PageContext } from './context.js';
-import { type FragmentCache, renderWith } from './fragments.js';
+import { type FragmentCache, type PageBytes, renderWith } from './fragments.js';
 
 export class RenderError extends Error {
   constructor(
@@ -29,13 +29,13 @@ export function renderPage(
   return `<!DOCTYPE html>${fragments ? fragments.fill(html) : html}`;
 }
 
-/** As `renderPage`, as the UTF-8 bytes the build writes. */
+/** As `renderPage`, as the UTF-8 bytes the build writes, assembled where they are written. */
 export function renderPageBytes(
   ctx: PageContext,
   templates: Record<RouteId, Template>,
   fragments: FragmentCache,
-): Buffer {
-  return fragments.fillBytes(`<!DOCTYPE html>${renderBody(ctx, templates, fragments)}`);
+): PageBytes {
+  return fragments.assemble(`<!DOCTYPE html>${renderBody(ctx, templates, fragments)}`);
 }
 
 function renderBody(

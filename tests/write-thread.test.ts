@@ -1,0 +1,112 @@
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { StageTarget } from '../src/build/staging.js';
+import { WriterThread } from '../src/build/write-thread.js';
+import { FragmentCache, type PageBytes } from '../src/render/fragments.js';
+import { ROOT, tempDir } from './helpers.js';
+
+// The compiled writer thread (npm test compiles it before the tests run).
+const SCRIPT = new URL(`file://${path.join(ROOT, 'lib/write-worker.js')}`);
+
+/** A page of `size` bytes, mixing one-byte and multi-byte characters, different for each n. */
+function pageOf(n: number, size: number): PageBytes {
+  const unit = `<p>Page ${n}: Côte-des-Neiges, Trois-Rivières — ${'x'.repeat(n % 7)}</p>`;
+  const page = new FragmentCache().assemble(unit.repeat(Math.ceil(size / unit.length)));
+  return page;
+}
+
+async function target(incremental: boolean): Promise<StageTarget> {
+  const dir = await tempDir();
+  const outDir = path.join(dir, 'dist');
+  const staging = path.join(dir, '.dist.staging');
+  await mkdir(outDir);
+  await mkdir(staging);
+  return { outDir, dir: staging, incremental };
+}
+
+describe('writer thread', () => {
+  it('stages every page byte for byte through a ring far smaller than the site', async () => {
+    const t = await target(false);
+    // 300 pages of up to 30 KB through a 64 KB ring: it wraps and fills many times, and pages
+    // over half the ring go as bytes of their own.
+    const writer = new WriterThread(SCRIPT, t, 'w-', 64 * 1024);
+    const sizes = Array.from({ length: 300 }, (_, n) => 200 + ((n * 7919) % 30_000));
+    sizes[17] = 50_000;
+    const pages = sizes.map((size, n) => pageOf(n, size));
+    pages.forEach((page, n) => {
+      writer.putPage(`city-${n % 13}/page-${n}/index.html`, page);
+    });
+    const staged = await writer.finish();
+    expect(staged.files).toBe(300);
+    expect(staged.changed).toBe(300);
+    expect(staged.bytes).toBe(pages.reduce((sum, p) => sum + p.size, 0));
+    expect(staged.moves).toEqual([]);
+    for (const [n, page] of pages.entries()) {
+      const file = path.join(t.dir, `city-${n % 13}/page-${n}/index.html`);
+      expect((await readFile(file)).equals(page.toBuffer()), file).toBe(true);
+    }
+  });
+
+  it('starts over at the beginning of the ring after a page that ends exactly at its end', async () => {
+    const t = await target(false);
+    const writer = new WriterThread(SCRIPT, t, 'w-', 1000);
+    const pages = Array.from({ length: 12 }, (_, n) => {
+      const page = new FragmentCache().assemble(String(n % 10).repeat(250));
+      expect(page.size).toBe(250);
+      return page;
+    });
+    for (const [n, page] of pages.entries()) writer.putPage(`p${n}.html`, page);
+    await writer.finish();
+    for (const n of pages.keys()) {
+      expect(await readFile(path.join(t.dir, `p${n}.html`), 'utf8')).toBe(
+        String(n % 10).repeat(250),
+      );
+    }
+  });
+
+  it('stages only the pages whose bytes change when updating an output', async () => {
+    const t = await target(true);
+    const pages = Array.from({ length: 40 }, (_, n) => pageOf(n, 5000));
+    for (const [n, page] of pages.entries()) {
+      await mkdir(path.join(t.outDir, `p${n}`));
+      // Every third page is on disk already as it is now; the others differ.
+      await writeFile(
+        path.join(t.outDir, `p${n}/index.html`),
+        n % 3 === 0 ? page.toBuffer() : 'old bytes',
+      );
+    }
+    const writer = new WriterThread(SCRIPT, t, 'w-', 16 * 1024);
+    for (const [n, page] of pages.entries()) writer.putPage(`p${n}/index.html`, page);
+    const staged = await writer.finish();
+    const changed = pages.flatMap((_, n) => (n % 3 === 0 ? [] : [`p${n}/index.html`]));
+    expect(staged.files).toBe(40);
+    expect(staged.changed).toBe(changed.length);
+    expect(staged.moves.map(([, rel]) => rel)).toEqual(changed);
+    for (const [name, rel] of staged.moves) {
+      expect(name.startsWith('w-')).toBe(true);
+      const n = Number(rel.slice(1, rel.indexOf('/')));
+      expect(
+        (await readFile(path.join(t.dir, name))).equals(pages[n]?.toBuffer() ?? Buffer.alloc(0)),
+      ).toBe(true);
+    }
+  });
+
+  it('reports a failed write, and stops the build from handing it more', async () => {
+    const t = await target(false);
+    // A staging folder under a regular file: every folder the writer makes fails (ENOTDIR).
+    await writeFile(path.join(t.dir, 'blocker'), '');
+    const writer = new WriterThread(
+      SCRIPT,
+      { ...t, dir: path.join(t.dir, 'blocker') },
+      'w-',
+      64 * 1024,
+    );
+    const put = () => {
+      for (let n = 0; n < 2000; n++) writer.putPage(`p${n}/index.html`, pageOf(n, 20_000));
+    };
+    expect(put).toThrow('writing the output failed');
+    await expect(writer.finish()).rejects.toThrow(/ENOTDIR/);
+    expect((await stat(path.join(t.dir, 'blocker'))).isFile()).toBe(true);
+  });
+});
