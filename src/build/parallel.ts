@@ -18,6 +18,11 @@ export class GroupQueue {
     return this.cells.buffer as SharedArrayBuffer;
   }
 
+  /** True once a thread failed: the others stop claiming pages. */
+  get stopped(): boolean {
+    return Atomics.load(this.cells, 2) === 1;
+  }
+
   /** Pages rendered so far, on every thread. */
   get done(): number {
     return Atomics.load(this.cells, 1);
@@ -38,7 +43,7 @@ export class GroupQueue {
       g = Atomics.add(this.cells, 0, 1)
     ) {
       for (const index of groups[g] ?? []) {
-        if (Atomics.load(this.cells, 2) === 1) return;
+        if (this.stopped) return;
         render(index);
         Atomics.add(this.cells, 1, 1);
       }
@@ -112,7 +117,11 @@ export class RenderPool {
       this.workers.map(
         (worker) =>
           new Promise<StagedFiles>((resolve, reject) => {
+            let settled = false;
             const fail = (err: Error) => {
+              // A worker exits once it has replied: only a failure before that stops the others.
+              if (settled) return;
+              settled = true;
               queue.stop();
               reject(err);
             };
@@ -120,8 +129,9 @@ export class RenderPool {
             // Now the build waits for it.
             worker.ref();
             worker.on('message', (m: WorkerReply) => {
-              if (m.kind === 'done') resolve(m.staged);
-              else fail(new Error(m.message));
+              if (m.kind === 'error') return fail(new Error(m.message));
+              settled = true;
+              resolve(m.staged);
             });
             worker.on('error', fail);
             worker.on('exit', (code) =>
