@@ -9,6 +9,7 @@ import type { Site } from '../site/model.js';
 import { allCities, topCities } from '../site/model.js';
 import { buildAssets } from './assets.js';
 import {
+  Fingerprints,
   hash,
   type Manifest,
   readManifest,
@@ -130,9 +131,10 @@ async function buildWith(
     for (const a of assets.files) staging.put(a.file, a.contents);
     let kept = 0;
     const toRender: number[] = [];
+    const fingerprints = new Fingerprints();
     for (const [index, page] of pages.entries()) {
       const route = routeById.get(page.route);
-      const fp = hash(route?.reads ? route.reads(page, site) : summaryOfAll(site));
+      const fp = fingerprints.of(route?.reads ? route.reads(page, site) : summaryOfAll(site));
       manifest.pages[page.file] = fp;
       if (reusable?.pages[page.file] === fp && staging.keep(page.file)) {
         options.onProgress?.(++kept, pages.length);
@@ -174,6 +176,9 @@ async function buildWith(
       queue.stop();
       throw err;
     }
+    // Stopped by a worker that failed: its error is the build's.
+    if (queue.stopped) await workers;
+    if (queue.stopped) throw new Error('rendering stopped before every page was rendered');
     if (writer) staging.add(await writer.finish());
     for (const staged of (await workers) ?? []) {
       staging.add(staged);

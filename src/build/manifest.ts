@@ -23,6 +23,29 @@ export const hash = (value: unknown) =>
     .digest('base64url')
     .slice(0, 22);
 
+/**
+ * Fingerprints of what pages read. The same object is read by many pages (a city by each of
+ * its dozen pages), so an object's hash is kept and a list is hashed from its items' hashes:
+ * the model does not change during a build.
+ */
+export class Fingerprints {
+  private readonly known = new WeakMap<object, string>();
+
+  of(value: unknown): string {
+    return Array.isArray(value) ? hash(value.map((v) => this.item(v))) : hash(this.item(value));
+  }
+
+  private item(value: unknown): unknown {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    let known = this.known.get(value);
+    if (known === undefined) {
+      known = hash(value);
+      this.known.set(value, known);
+    }
+    return known;
+  }
+}
+
 /** Everything a site model was loaded from: threads of one build check they loaded the same. */
 export const siteDigest = (site: Site) =>
   hash([site.settings, site.national, site.cities, site.content]);
