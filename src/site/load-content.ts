@@ -18,14 +18,15 @@ import {
   testimonialsSchema,
 } from './content-schema.js';
 import type { DataIssue } from './errors.js';
-import { renderMarkdown, splitFrontMatter } from './markdown.js';
+import { splitFrontMatter } from './markdown.js';
 import { filesIn, parseRecord, readJson } from './read.js';
 import { slugify } from './slug.js';
 
+/** `markdown` is the text after the front matter, rendered by the page that shows it. */
 export interface MarkdownPage {
   title: string;
   updated: string;
-  html: string;
+  markdown: string;
 }
 
 export interface Post {
@@ -34,7 +35,7 @@ export interface Post {
   description: string;
   date: string;
   author: string;
-  html: string;
+  markdown: string;
 }
 
 export interface Content {
@@ -88,7 +89,7 @@ export async function loadContent(
       });
       continue;
     }
-    posts.push({ slug, ...doc.data, html: doc.html });
+    posts.push({ slug, ...doc.data, markdown: doc.markdown });
   }
   posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
 
@@ -103,7 +104,7 @@ async function markdown<S extends z.ZodType>(
   rel: (f: string) => string,
   issues: DataIssue[],
   record: string | null,
-): Promise<{ data: z.infer<S>; html: string } | undefined> {
+): Promise<{ data: z.infer<S>; markdown: string } | undefined> {
   let source: string;
   try {
     source = await readFile(file, 'utf8');
@@ -127,12 +128,12 @@ async function markdown<S extends z.ZodType>(
     });
     return undefined;
   }
-  return { data, html: renderMarkdown(split.body) };
+  return { data, markdown: split.body };
 }
 
 async function markdownPage(file: string, rel: (f: string) => string, issues: DataIssue[]) {
   const doc = await markdown(file, legalPageSchema, rel, issues, null);
-  return doc && { ...doc.data, html: doc.html };
+  return doc && { ...doc.data, markdown: doc.markdown };
 }
 
 /** Claim types and cards are listed in the spec's order, which pages rely on. */

@@ -4,17 +4,27 @@ import { parse as parseYaml } from 'yaml';
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** Markdown to HTML; raw HTML in the source is shown as text, so content can never inject markup. */
-const marked = new Marked({
-  gfm: true,
-  async: false,
-  renderer: {
-    html: (token) => escapeHtml(token.text),
-  },
-});
+let marked: Marked | undefined;
+const rendered = new Map<string, string>();
 
+/**
+ * Markdown to HTML; raw HTML in the source is shown as text, so content can never inject markup.
+ * Rendered when a page asks for it, once per text: most builds render no page that shows it.
+ */
 export function renderMarkdown(source: string): string {
-  return marked.parse(source) as string;
+  let html = rendered.get(source);
+  if (html === undefined) {
+    marked ??= new Marked({
+      gfm: true,
+      async: false,
+      renderer: {
+        html: (token) => escapeHtml(token.text),
+      },
+    });
+    html = marked.parse(source) as string;
+    rendered.set(source, html);
+  }
+  return html;
 }
 
 /** Splits `---` YAML front matter from a Markdown body. */

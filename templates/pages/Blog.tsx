@@ -1,6 +1,7 @@
 import type { PageContext } from '../../src/render/context.js';
 import { Memo } from '../../src/render/fragments.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import { renderMarkdown } from '../../src/site/markdown.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { Layout } from '../layout/Layout.js';
@@ -79,7 +80,7 @@ export function BlogPostPage(ctx: PageContext) {
             <time dateTime={post.date}>{longDate(post.date)}</time> · {post.author}
           </p>
           {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown from data/, raw HTML escaped by renderMarkdown */}
-          <div dangerouslySetInnerHTML={{ __html: post.html }} />
+          <div dangerouslySetInnerHTML={{ __html: renderMarkdown(post.markdown) }} />
         </div>
       </article>
       <Memo id="cta:canada:your area">

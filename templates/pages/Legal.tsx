@@ -1,5 +1,6 @@
 import type { PageContext } from '../../src/render/context.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import { renderMarkdown } from '../../src/site/markdown.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { Layout } from '../layout/Layout.js';
 import { trail } from './shared.js';
@@ -17,7 +18,7 @@ export function LegalPage(ctx: PageContext) {
           <h1>{doc.title}</h1>
           <p className="muted">Last updated {doc.updated}</p>
           {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown from data/, raw HTML escaped by renderMarkdown */}
-          <div dangerouslySetInnerHTML={{ __html: doc.html }} />
+          <div dangerouslySetInnerHTML={{ __html: renderMarkdown(doc.markdown) }} />
         </div>
       </article>
     </Layout>
