@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { build, startServer } from '../lib/cli.js';
+import { build, startServer } from '../lib/cli.cjs';
 
 const PAGES = ['/', '/toronto/public-adjusters', '/toronto/fire-damage-claims', '/faq'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];

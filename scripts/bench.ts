@@ -84,7 +84,7 @@ interface Run {
   changed?: number;
   changedBytes?: number;
   total?: number;
-  /** Builds only: lib/cli.js was not the file of the bench's start, before or after the run. */
+  /** Builds only: lib/cli.cjs was not the file of the bench's start, before or after the run. */
   otherCode?: boolean;
 }
 
@@ -126,12 +126,12 @@ if (opts.only !== undefined && opts.only !== '1x' && opts.only !== '10x') {
 }
 
 const root = process.cwd();
-const cliFile = path.join(root, 'lib', 'cli.js');
+const cliFile = path.join(root, 'lib', 'cli.cjs');
 await stat(cliFile).catch(() => {
   throw new Error(`${cliFile} is missing: run this with \`npm run bench\` from the project root`);
 });
 const binFile = path.join(root, 'bin', 'claimsite.js');
-// Another build may rebuild lib/cli.js while this runs: every build checks it is the same file.
+// Another build may rebuild lib/cli.cjs while this runs: every build checks it is the same file.
 const codeAtStart = await codeId();
 const fmt = new Intl.NumberFormat('en-CA');
 const startedAt = new Date();
@@ -336,7 +336,7 @@ else {
   await rm(tmp, { recursive: true, force: true });
 }
 
-/** Which code the builds ran: lib/cli.js may be rebuilt by someone else while this runs. */
+/** Which code the builds ran: lib/cli.cjs may be rebuilt by someone else while this runs. */
 function codeLine(): string {
   const groups = benches.flatMap(
     (b) =>
@@ -348,9 +348,9 @@ function codeLine(): string {
   const changed = groups
     .map(([label, runs]) => [label, runs.filter((r) => r.otherCode).length, runs.length] as const)
     .filter(([, n]) => n > 0);
-  if (changed.length === 0) return `code: lib/cli.js ${codeAtStart} throughout`;
+  if (changed.length === 0) return `code: lib/cli.cjs ${codeAtStart} throughout`;
   return (
-    `WARNING: lib/cli.js was rebuilt during the bench (it was ${codeAtStart} at the start); ` +
+    `WARNING: lib/cli.cjs was rebuilt during the bench (it was ${codeAtStart} at the start); ` +
     `timed runs on other code: ${changed.map(([l, n, all]) => `${l} ${n} of ${all}`).join(', ')}`
   );
 }
@@ -396,7 +396,7 @@ async function generate(dataDir: string, outDir: string): Promise<Run> {
   };
 }
 
-/** The compiled CLI's identity, as the build's own code version: a hash of lib/cli.js. */
+/** The compiled CLI's identity, as the build's own code version: a hash of lib/cli.cjs. */
 async function codeId(): Promise<string> {
   return createHash('sha256')
     .update(await readFile(cliFile))
@@ -467,7 +467,7 @@ function startUp(runs: Run[]): string {
 }
 
 function other(run: Run): string {
-  return run.otherCode ? ' (lib/cli.js is not the one of the start)' : '';
+  return run.otherCode ? ' (lib/cli.cjs is not the one of the start)' : '';
 }
 
 function median(values: number[]): number {

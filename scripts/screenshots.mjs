@@ -3,7 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer } from '../lib/cli.js';
+import { startServer } from '../lib/cli.cjs';
 
 const [dir = 'dist', out = '.shots', ...paths] = process.argv.slice(2);
 const pages = paths.length ? paths : ['/', '/toronto', '/toronto/fire-damage-claims', '/faq'];

@@ -1,4 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /** The browser script and the stylesheet: code, not data, so they are the same for every site. */
@@ -13,8 +14,8 @@ const PREBUILT = { js: 'app.js', css: 'site.css' } as const;
 
 /** Bundles src/client/main.ts and src/styles/site.css with esbuild. */
 export async function bundleClient(root: string): Promise<ClientBundle> {
-  // Imported here: esbuild's loader and service are not needed when the bundle is prebuilt.
-  const esbuild = await import('esbuild');
+  // Loaded here: esbuild's loader and service are not needed when the bundle is prebuilt.
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   const [js, css] = await Promise.all([
     esbuild.build({
       entryPoints: [path.join(root, 'src/client/main.ts')],

@@ -24,7 +24,7 @@ export function codeVersion(): string | null {
   return createHash('sha256').update(readFileSync(self)).digest('hex').slice(0, 16);
 }
 
-/** True when running the compiled CLI (lib/cli.js), false when running from sources. */
+/** True when running the compiled CLI (lib/cli.cjs), false when running from sources. */
 export function isCompiled(): boolean {
-  return fileURLToPath(import.meta.url).endsWith(`${path.sep}lib${path.sep}cli.js`);
+  return fileURLToPath(import.meta.url).endsWith(`${path.sep}lib${path.sep}cli.cjs`);
 }
