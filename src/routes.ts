@@ -68,8 +68,19 @@ export interface Route {
 
 const none = () => null;
 const ownCity = (page: PageInput) => page.city;
-/** What lists of cities show: enough to notice a rename, a new slug or a new province. */
-const summary = (cities: readonly City[]) => cities.map((c) => [c.slug, c.name, c.province]);
+/**
+ * What lists of cities show: enough to notice a rename, a new slug or a new province. Kept per
+ * list, so a list shared by many pages (a city's nearby cities) is fingerprinted once.
+ */
+const summaries = new WeakMap<readonly City[], unknown[]>();
+const summary = (cities: readonly City[]) => {
+  let s = summaries.get(cities);
+  if (!s) {
+    s = cities.map((c) => [c.slug, c.name, c.province]);
+    summaries.set(cities, s);
+  }
+  return s;
+};
 
 /** A place as Canadians write it in a snippet: Corner Brook, NL. Keeps descriptions within 160 characters. */
 const where = (c: City) => (c.national ? 'Canada' : `${c.name}, ${c.provinceCode}`);

@@ -1,4 +1,4 @@
-import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build/build.js';
@@ -100,5 +100,39 @@ describe('incremental builds', () => {
     for (const [rel, f] of b) expect(a.get(rel)?.bytes, rel).toBe(f.bytes);
     // A different code version renders everything again.
     expect((await build({ ...opts, codeVersion: 'other' })).rendered).toBe(first.pages);
+  });
+
+  it('put back a file deleted from the output, and delete one the data no longer makes', async () => {
+    const dir = await tempDir();
+    const data = path.join(dir, 'data');
+    await cp(FIXTURE_DATA, data, { recursive: true });
+    const out = path.join(dir, 'dist');
+    const opts = { dataDir: data, outDir: out, lastmod: '2026-11-22', codeVersion: 'test' };
+    await build(opts);
+    const before = await scan(out);
+    await rm(path.join(out, 'toronto/about/index.html'));
+    await rm(path.join(out, 'robots.txt'));
+    const again = await build(opts);
+    expect(again.rendered).toBe(1);
+    const after = await scan(out);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const [rel, f] of before) expect(after.get(rel)?.bytes, rel).toBe(f.bytes);
+    expect(again.bytes).toBe(
+      [...after.values()].reduce((n, f) => n + Buffer.from(f.bytes, 'base64').length, 0),
+    );
+
+    // Toronto loses an area: its page goes, and nothing else is left behind.
+    const file = path.join(data, 'cities/on.json');
+    const on = JSON.parse(await readFile(file, 'utf8'));
+    const toronto = on.find((c: { slug: string }) => c.slug === 'toronto');
+    const gone = toronto.areas.pop();
+    await writeFile(file, JSON.stringify(on));
+    await build(opts);
+    const slug = gone.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    expect((await scan(out)).has(`toronto/${slug}/index.html`)).toBe(false);
+    await expect(readdir(path.join(out, 'toronto', slug))).rejects.toThrow();
+    const full = path.join(dir, 'full');
+    await build({ ...opts, outDir: full });
+    expect([...(await scan(out)).keys()].sort()).toEqual([...(await scan(full)).keys()].sort());
   });
 });

@@ -119,12 +119,12 @@ async function buildWith(
   const manifest: Manifest = {
     key: key ?? '',
     pages: {},
-    files: [],
+    files: {},
     sitemap: { key: '', files: [] },
   };
 
   const fragments = new FragmentCache();
-  const staging = Staging.open(options.outDir, previous !== null);
+  const staging = Staging.open(options.outDir, previous?.files ?? null);
   let rendered = 0;
   let writer: WriterThread | null = null;
   try {
@@ -202,7 +202,7 @@ async function buildWith(
     staging.put('robots.txt', robotsTxt(site));
     manifest.files = staging.written();
     await removeManifest(options.outDir);
-    staging.commit(previous?.files);
+    staging.commit();
     await writeManifest(options.outDir, manifest);
   } catch (err) {
     await writer?.abort();

@@ -11,8 +11,8 @@ export interface Manifest {
   /** Empty when the build had no code version: then no page is reused by fingerprint. */
   key: string;
   pages: Record<string, string>;
-  /** Every file of the output, so the next build knows which to delete. */
-  files: string[];
+  /** Every file of the output and its size, so the next build knows what to keep and delete. */
+  files: Record<string, number>;
   /** The sitemap's inputs, and the files it made. */
   sitemap: { key: string; files: string[] };
 }
@@ -24,19 +24,29 @@ export const hash = (value: unknown) =>
     .slice(0, 22);
 
 /**
- * Fingerprints of what pages read. The same object is read by many pages (a city by each of
- * its dozen pages), so an object's hash is kept and a list is hashed from its items' hashes:
- * the model does not change during a build.
+ * Fingerprints of what pages read. Most of it is shared (a city is read by each of its dozen
+ * pages, a list of nearby cities by each of its areas): an object or list met again keeps its
+ * hash, and a page reading several things is fingerprinted by their hashes joined. The model
+ * does not change during a build.
  */
 export class Fingerprints {
   private readonly known = new WeakMap<object, string>();
+  private readonly plain = new Map<string, string>();
 
   of(value: unknown): string {
-    return Array.isArray(value) ? hash(value.map((v) => this.item(v))) : hash(this.item(value));
+    return Array.isArray(value) ? value.map((v) => this.item(v)).join('.') : this.item(value);
   }
 
-  private item(value: unknown): unknown {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  private item(value: unknown): string {
+    if (typeof value !== 'object' || value === null) {
+      const json = JSON.stringify(value) ?? 'undefined';
+      let known = this.plain.get(json);
+      if (known === undefined) {
+        known = hash(json);
+        this.plain.set(json, known);
+      }
+      return known;
+    }
     let known = this.known.get(value);
     if (known === undefined) {
       known = hash(value);
@@ -59,8 +69,10 @@ const fileFor = (outDir: string) =>
 export async function readManifest(outDir: string): Promise<Manifest | null> {
   try {
     const m = JSON.parse(await readFile(fileFor(outDir), 'utf8')) as Manifest;
-    // One written by an older version, without the file list, is no use.
-    return Array.isArray(m.files) && m.sitemap ? m : null;
+    // One written by an older version, without the files' sizes, is no use.
+    return m.files && typeof m.files === 'object' && !Array.isArray(m.files) && m.sitemap
+      ? m
+      : null;
   } catch {
     return null;
   }
