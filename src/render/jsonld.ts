@@ -3,7 +3,28 @@
  * value can close the element or open a comment; U+2028/9 are escaped for old parsers.
  */
 export function serializeJsonLd(data: unknown): string {
-  return JSON.stringify(data).replace(UNSAFE, (ch) => ESCAPES[ch] ?? ch);
+  // A list is its items' JSON joined, as JSON.stringify writes it: a shared item is written once.
+  if (Array.isArray(data)) return `[${data.map(serializeItem).join(',')}]`;
+  return serializeItem(data);
+}
+
+/**
+ * Marks a JSON-LD object as shared by many pages (the business, a claim type's FAQ): it is
+ * serialised once and reused. It must not change afterwards.
+ */
+export function sharedJsonLd<T extends object>(data: T): T {
+  shared.set(data, null);
+  return data;
+}
+
+const shared = new WeakMap<object, string | null>();
+
+function serializeItem(data: unknown): string {
+  const known = typeof data === 'object' && data !== null ? shared.get(data) : undefined;
+  if (typeof known === 'string') return known;
+  const json = (JSON.stringify(data) ?? 'null').replace(UNSAFE, (ch) => ESCAPES[ch] ?? ch);
+  if (known === null) shared.set(data as object, json);
+  return json;
 }
 
 const UNSAFE = /[<>&\u2028\u2029]/g;

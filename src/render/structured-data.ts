@@ -11,6 +11,7 @@ import type {
 import { canonicalUrl, type Page } from '../routes.js';
 import type { QA, Testimonial } from '../site/content-schema.js';
 import type { City, Site } from '../site/model.js';
+import { sharedJsonLd } from './jsonld.js';
 
 /** SPEC §9: service-area radius in metres. */
 export const GEO_RADIUS = 50000;
@@ -31,7 +32,19 @@ export function aggregateRating(testimonials: readonly Testimonial[]): Aggregate
   };
 }
 
+/** The business, the same on every page: made and serialised once per site. */
 export function business(site: Site): WithContext<ProfessionalService> {
+  let known = businesses.get(site);
+  if (!known) {
+    known = sharedJsonLd(businessOf(site));
+    businesses.set(site, known);
+  }
+  return known;
+}
+
+const businesses = new WeakMap<Site, WithContext<ProfessionalService>>();
+
+function businessOf(site: Site): WithContext<ProfessionalService> {
   const { settings } = site;
   return {
     '@context': 'https://schema.org',
@@ -64,7 +77,19 @@ export function breadcrumbs(
   };
 }
 
+/** A list of questions as an FAQ page; a list shared by many pages is made and serialised once. */
 export function faqPage(items: readonly QA[]): WithContext<FAQPage> {
+  let known = faqPages.get(items);
+  if (!known) {
+    known = sharedJsonLd(faqPageOf(items));
+    faqPages.set(items, known);
+  }
+  return known;
+}
+
+const faqPages = new WeakMap<readonly QA[], WithContext<FAQPage>>();
+
+function faqPageOf(items: readonly QA[]): WithContext<FAQPage> {
   return {
     '@context': 'https://schema.org',
     '@type': 'FAQPage',

@@ -35,16 +35,20 @@ export function AboutPage(ctx: PageContext) {
         </div>
       </section>
 
-      <Section id="types-title" title="Claims We Handle">
-        <ul className="card-grid">
-          {site.content.about.serviceTypes.map((s) => (
-            <li key={s.title} className="card">
-              <h3>{s.title}</h3>
-              <p>{s.description}</p>
-            </li>
-          ))}
-        </ul>
-      </Section>
+      <Memo id="about:types">
+        {() => (
+          <Section id="types-title" title="Claims We Handle">
+            <ul className="card-grid">
+              {site.content.about.serviceTypes.map((s) => (
+                <li key={s.title} className="card">
+                  <h3>{s.title}</h3>
+                  <p>{s.description}</p>
+                </li>
+              ))}
+            </ul>
+          </Section>
+        )}
+      </Memo>
 
       <Memo id="stats">{() => <Stats />}</Memo>
 
@@ -55,7 +59,7 @@ export function AboutPage(ctx: PageContext) {
         }
         tone="soft"
       >
-        <AreaCards city={city} />
+        <Memo id={`area-cards:${city.slug}`}>{() => <AreaCards city={city} />}</Memo>
       </Section>
 
       <Section id="process-title" title="Our Process">

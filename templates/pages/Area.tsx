@@ -98,12 +98,16 @@ export function AreaPage(ctx: PageContext) {
             </p>
           )
         ) : (
-          <>
-            <p>
-              <a href={`/${city.slug}/public-adjusters`}>All public adjusters in {city.name}</a>
-            </p>
-            <CityLinks cities={nearbyCities(site, city, NEARBY)} />
-          </>
+          <Memo id={`nearby:${city.slug}`}>
+            {() => (
+              <>
+                <p>
+                  <a href={`/${city.slug}/public-adjusters`}>All public adjusters in {city.name}</a>
+                </p>
+                <CityLinks cities={nearbyCities(site, city, NEARBY)} />
+              </>
+            )}
+          </Memo>
         )}
       </Section>
 

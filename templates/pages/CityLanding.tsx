@@ -59,39 +59,46 @@ export function CityLandingPage(ctx: PageContext) {
         <Memo id="steps:howItWorks">{() => <Steps steps={site.content.process.howItWorks} />}</Memo>
       </Section>
 
-      <Section
-        id="intro-title"
-        title={
-          city.national
-            ? 'Insurance Claims Across Canada'
-            : `Property Damage Claims in ${city.name}`
-        }
-        tone="soft"
-      >
-        <div className="prose">
-          <p>{city.description}</p>
-          {!city.national && (
-            <p className="muted">
-              {city.name}, {city.province}: population {population.format(city.population)} (2021
-              Census).
-            </p>
-          )}
-        </div>
-      </Section>
+      {/* The same on the city's five landing pages. */}
+      <Memo id={`city-intro:${city.slug}`}>
+        {() => (
+          <>
+            <Section
+              id="intro-title"
+              title={
+                city.national
+                  ? 'Insurance Claims Across Canada'
+                  : `Property Damage Claims in ${city.name}`
+              }
+              tone="soft"
+            >
+              <div className="prose">
+                <p>{city.description}</p>
+                {!city.national && (
+                  <p className="muted">
+                    {city.name}, {city.province}: population {population.format(city.population)}{' '}
+                    (2021 Census).
+                  </p>
+                )}
+              </div>
+            </Section>
 
-      {!city.national && (
-        <Section id="areas-title" title={`Neighbourhoods We Serve in ${city.name}`}>
-          <ul className="chips">
-            {city.areas.map((a) => (
-              <li key={a.slug}>
-                <a className="chip" href={`/${city.slug}/${a.slug}`}>
-                  {a.name}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </Section>
-      )}
+            {!city.national && (
+              <Section id="areas-title" title={`Neighbourhoods We Serve in ${city.name}`}>
+                <ul className="chips">
+                  {city.areas.map((a) => (
+                    <li key={a.slug}>
+                      <a className="chip" href={`/${city.slug}/${a.slug}`}>
+                        {a.name}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </Section>
+            )}
+          </>
+        )}
+      </Memo>
 
       <Section
         id="faq-title"

@@ -49,38 +49,45 @@ export function ClaimTypePage(ctx: PageContext) {
         </Memo>
       </Section>
 
-      <Section id="features-title" title="What We Do for You" tone="soft">
-        <ul className="checklist checklist-grid">
-          {type.features.map((f) => (
-            <li key={f}>{f}</li>
-          ))}
-        </ul>
-      </Section>
+      {/* The same for the claim type in every city. */}
+      <Memo id={`claim-type:${type.type}`}>
+        {() => (
+          <>
+            <Section id="features-title" title="What We Do for You" tone="soft">
+              <ul className="checklist checklist-grid">
+                {type.features.map((f) => (
+                  <li key={f}>{f}</li>
+                ))}
+              </ul>
+            </Section>
 
-      <section className="section" aria-label="Causes and coverage">
-        <div className="container two-col">
-          <div>
-            <h2 id="causes-title">Common Causes</h2>
-            <ul className="bullet-list">
-              {type.commonCauses.map((c) => (
-                <li key={c}>{c}</li>
-              ))}
-            </ul>
-          </div>
-          <div>
-            <h2 id="coverage-title">What Your Policy May Cover</h2>
-            <ul className="bullet-list">
-              {type.coverageItems.map((c) => (
-                <li key={c}>{c}</li>
-              ))}
-            </ul>
-          </div>
-        </div>
-      </section>
+            <section className="section" aria-label="Causes and coverage">
+              <div className="container two-col">
+                <div>
+                  <h2 id="causes-title">Common Causes</h2>
+                  <ul className="bullet-list">
+                    {type.commonCauses.map((c) => (
+                      <li key={c}>{c}</li>
+                    ))}
+                  </ul>
+                </div>
+                <div>
+                  <h2 id="coverage-title">What Your Policy May Cover</h2>
+                  <ul className="bullet-list">
+                    {type.coverageItems.map((c) => (
+                      <li key={c}>{c}</li>
+                    ))}
+                  </ul>
+                </div>
+              </div>
+            </section>
 
-      <Section id="faq-title" title="Frequently Asked Questions" tone="soft">
-        <Accordion id="type-faq" items={type.faqs} />
-      </Section>
+            <Section id="faq-title" title="Frequently Asked Questions" tone="soft">
+              <Accordion id="type-faq" items={type.faqs} />
+            </Section>
+          </>
+        )}
+      </Memo>
 
       <Memo id={`cta:${scopeSlug(ctx)}:${place}`}>
         {() => <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={place} />}

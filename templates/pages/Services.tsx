@@ -34,7 +34,11 @@ export function ServicesPage(ctx: PageContext) {
         </div>
       </section>
       <Section id="cards-title" title="Claims We Handle">
-        <ServiceCards cards={site.content.services.cards} scope={city.slug} place={place} />
+        <Memo id={`service-cards:${city.slug}`}>
+          {() => (
+            <ServiceCards cards={site.content.services.cards} scope={city.slug} place={place} />
+          )}
+        </Memo>
       </Section>
       <Section id="how-title" title="How It Works" tone="soft">
         <Memo id="steps:howItWorks">{() => <Steps steps={site.content.process.howItWorks} />}</Memo>

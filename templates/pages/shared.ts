@@ -23,16 +23,33 @@ export function trail(ctx: PageContext, current: string): Crumb[] {
   return crumbs;
 }
 
-/** The city FAQ (SPEC §3: four items) for a place. */
-export function cityFaq(ctx: PageContext, place: string): QA[] {
-  return ctx.site.content.cityFaq.map((q) => ({
-    question: fill(q.question, place),
-    answer: fill(q.answer, place),
-  }));
+/** The city FAQ (SPEC §3: four items) for a place: one list per place, shared by its pages. */
+export function cityFaq(ctx: PageContext, place: string): readonly QA[] {
+  let byPlace = cityFaqs.get(ctx.site);
+  if (!byPlace) {
+    byPlace = new Map();
+    cityFaqs.set(ctx.site, byPlace);
+  }
+  let faqs = byPlace.get(place);
+  if (!faqs) {
+    faqs = ctx.site.content.cityFaq.map((q) => ({
+      question: fill(q.question, place),
+      answer: fill(q.answer, place),
+    }));
+    byPlace.set(place, faqs);
+  }
+  return faqs;
 }
 
+const cityFaqs = new WeakMap<PageContext['site'], Map<string, readonly QA[]>>();
+
 /** JSON-LD of a page offering public adjusting in one place: business, trail, service, FAQ. */
-export function localServiceJsonLd(ctx: PageContext, city: City, crumbs: Crumb[], faqs: QA[]) {
+export function localServiceJsonLd(
+  ctx: PageContext,
+  city: City,
+  crumbs: Crumb[],
+  faqs: readonly QA[],
+) {
   const { site, page } = ctx;
   return [
     business(site),
