@@ -21,27 +21,40 @@ export interface Assets {
 export const hashed = (name: string, ext: string, contents: Uint8Array) =>
   `assets/${name}.${createHash('sha256').update(contents).digest('hex').slice(0, 10)}.${ext}`;
 
+/** The browser script, stylesheet and icon: code, the same whatever the data. */
+export interface ClientAssets {
+  js: Uint8Array;
+  css: Uint8Array;
+  favicon: Uint8Array;
+}
+
 /**
- * The browser script and the stylesheet (bundled with the compiled CLI, or here when running
- * from sources; they need no data, so this overlaps the data load), then the city index, all
- * with content-hashed names.
+ * The browser script and the stylesheet, bundled with the compiled CLI or here when running from
+ * sources (they need no data, so this overlaps the data load), and the icon.
  */
-export async function buildAssets(
+export async function loadClient(
   root: string,
-  cities: Promise<ReadonlyArray<{ slug: string; population: number }>>,
   options: { prebuilt: boolean },
-): Promise<Assets> {
+): Promise<ClientAssets> {
   const [client, favicon] = await Promise.all([
     (options.prebuilt ? readPrebuiltClient(root) : Promise.resolve(null)).then(
       (found) => found ?? bundleClient(root),
     ),
     readFile(path.join(root, 'src/styles/favicon.svg')),
   ]);
+  return { ...client, favicon };
+}
+
+/** The site's asset files, with content-hashed names: the client's and the city index. */
+export function siteAssets(
+  client: ClientAssets,
+  cities: ReadonlyArray<{ slug: string; population: number }>,
+): Assets {
   const jsFile = hashed('app', 'js', client.js);
   const cssFile = hashed('site', 'css', client.css);
   // Small and loaded only by the not-found page, which applies the city lookup in the browser.
   const indexBytes = new TextEncoder().encode(
-    JSON.stringify((await cities).map((c) => [c.slug, c.population])),
+    JSON.stringify(cities.map((c) => [c.slug, c.population])),
   );
   const indexFile = hashed('cities', 'json', indexBytes);
   return {
@@ -49,7 +62,7 @@ export async function buildAssets(
       { file: jsFile, contents: client.js },
       { file: cssFile, contents: client.css },
       { file: indexFile, contents: indexBytes },
-      { file: 'favicon.svg', contents: favicon },
+      { file: 'favicon.svg', contents: client.favicon },
     ],
     js: `/${jsFile}`,
     css: `/${cssFile}`,

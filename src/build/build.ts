@@ -7,7 +7,7 @@ import { buildPages, type Page, ROUTES, type Route, type RouteId } from '../rout
 import { loadSite } from '../site/load.js';
 import type { Site } from '../site/model.js';
 import { allCities, topCities } from '../site/model.js';
-import { buildAssets } from './assets.js';
+import { loadClient, siteAssets } from './assets.js';
 import {
   Fingerprints,
   hash,
@@ -82,20 +82,15 @@ async function buildWith(
   pool: RenderPool | null,
   started: number,
 ): Promise<BuildResult> {
-  const loading = loadSite(options.dataDir, { baseUrl: options.baseUrl });
-  const bundling = buildAssets(
-    packageRoot(),
-    loading.then((site) => allCities(site)),
-    // The compiled CLI comes with its client bundle; from sources it is bundled afresh.
-    { prebuilt: isCompiled() },
-  );
-  // A failed load is reported by the await below; this keeps its twin from going unhandled.
-  bundling.catch(() => {});
-  const site = await loading;
+  // The compiled CLI comes with its client bundle; from sources it is bundled afresh, while the
+  // data loads. A data error is reported first; this keeps the bundle's own from going unhandled.
+  const client = loadClient(packageRoot(), { prebuilt: isCompiled() });
+  client.catch(() => {});
+  const site = await loadSite(options.dataDir, { baseUrl: options.baseUrl });
   const pages = buildPages(site, options.routes ?? ROUTES);
   assertUniqueFiles(pages);
   const templates = options.templates ?? TEMPLATES;
-  const assets = await bundling;
+  const assets = siteAssets(await client, allCities(site));
 
   const routeById = new Map((options.routes ?? ROUTES).map((r) => [r.id, r]));
   // Pages render from the site model; what they share goes into one key, what differs per page
@@ -114,7 +109,7 @@ async function buildWith(
       footerCities(site),
     ]);
   recoverOutput(options.outDir);
-  const previous = await readManifest(options.outDir);
+  const previous = readManifest(options.outDir);
   const reusable = key !== null && previous?.key === key ? previous : null;
   const manifest: Manifest = {
     key: key ?? '',
@@ -201,9 +196,9 @@ async function buildWith(
         });
     staging.put('robots.txt', robotsTxt(site));
     manifest.files = staging.written();
-    await removeManifest(options.outDir);
+    removeManifest(options.outDir);
     staging.commit();
-    await writeManifest(options.outDir, manifest);
+    writeManifest(options.outDir, manifest);
   } catch (err) {
     await writer?.abort();
     staging.abort();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Site } from '../site/model.js';
 
@@ -66,9 +66,11 @@ const fileFor = (outDir: string) =>
     `.${path.basename(path.resolve(outDir))}.manifest.json`,
   );
 
-export async function readManifest(outDir: string): Promise<Manifest | null> {
+// Synchronous, as the rest of the build's file calls: the first fs/promises rm alone cost an
+// incremental build 15 ms.
+export function readManifest(outDir: string): Manifest | null {
   try {
-    const m = JSON.parse(await readFile(fileFor(outDir), 'utf8')) as Manifest;
+    const m = JSON.parse(readFileSync(fileFor(outDir), 'utf8')) as Manifest;
     // One written by an older version, without the files' sizes, is no use.
     return m.files && typeof m.files === 'object' && !Array.isArray(m.files) && m.sitemap
       ? m
@@ -79,10 +81,14 @@ export async function readManifest(outDir: string): Promise<Manifest | null> {
 }
 
 /** Removed before a swap and written after it, so it never describes an output it did not make. */
-export async function removeManifest(outDir: string): Promise<void> {
-  await rm(fileFor(outDir), { force: true });
+export function removeManifest(outDir: string): void {
+  try {
+    unlinkSync(fileFor(outDir));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
 }
 
-export async function writeManifest(outDir: string, manifest: Manifest): Promise<void> {
-  await writeFile(fileFor(outDir), JSON.stringify(manifest));
+export function writeManifest(outDir: string, manifest: Manifest): void {
+  writeFileSync(fileFor(outDir), JSON.stringify(manifest));
 }

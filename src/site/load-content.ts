@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import {
@@ -52,33 +52,33 @@ export interface Content {
 }
 
 /** Loads content/*.json, pages/*.md and posts/*.md; problems go to `issues`. */
-export async function loadContent(
+export function loadContent(
   dataDir: string,
   rel: (f: string) => string,
   issues: DataIssue[],
-): Promise<Content | undefined> {
-  const json = async <S extends z.ZodType>(name: string, schema: S) => {
+): Content | undefined {
+  const json = <S extends z.ZodType>(name: string, schema: S) => {
     const file = path.join(dataDir, 'content', name);
-    return parseRecord(schema, await readJson(file, rel, issues), rel(file), null, issues);
+    return parseRecord(schema, readJson(file, rel, issues), rel(file), null, issues);
   };
   const [testimonials, faq, cityFaq, services, process, about] = [
-    await json('testimonials.json', testimonialsSchema),
-    await json('faq.json', faqSchema),
-    await json('city-faq.json', cityFaqSchema),
-    await json('services.json', servicesSchema),
-    await json('process.json', processSchema),
-    await json('about.json', aboutSchema),
+    json('testimonials.json', testimonialsSchema),
+    json('faq.json', faqSchema),
+    json('city-faq.json', cityFaqSchema),
+    json('services.json', servicesSchema),
+    json('process.json', processSchema),
+    json('about.json', aboutSchema),
   ];
   if (services)
     checkServiceOrder(services, rel(path.join(dataDir, 'content/services.json')), issues);
 
-  const privacy = await markdownPage(path.join(dataDir, 'pages/privacy.md'), rel, issues);
-  const terms = await markdownPage(path.join(dataDir, 'pages/terms.md'), rel, issues);
+  const privacy = markdownPage(path.join(dataDir, 'pages/privacy.md'), rel, issues);
+  const terms = markdownPage(path.join(dataDir, 'pages/terms.md'), rel, issues);
 
   const posts: Post[] = [];
-  for (const file of await filesIn(path.join(dataDir, 'posts'), '.md')) {
+  for (const file of filesIn(path.join(dataDir, 'posts'), '.md')) {
     const slug = path.basename(file, '.md');
-    const doc = await markdown(file, postSchema, rel, issues, slug);
+    const doc = markdown(file, postSchema, rel, issues, slug);
     if (!doc) continue;
     if (slug !== slugify(slug)) {
       issues.push({
@@ -98,16 +98,16 @@ export async function loadContent(
   return { testimonials, faq, cityFaq, services, process, about, privacy, terms, posts };
 }
 
-async function markdown<S extends z.ZodType>(
+function markdown<S extends z.ZodType>(
   file: string,
   schema: S,
   rel: (f: string) => string,
   issues: DataIssue[],
   record: string | null,
-): Promise<{ data: z.infer<S>; markdown: string } | undefined> {
+): { data: z.infer<S>; markdown: string } | undefined {
   let source: string;
   try {
-    source = await readFile(file, 'utf8');
+    source = readFileSync(file, 'utf8');
   } catch {
     issues.push({ file: rel(file), record, field: null, message: 'file not found' });
     return undefined;
@@ -131,8 +131,8 @@ async function markdown<S extends z.ZodType>(
   return { data, markdown: split.body };
 }
 
-async function markdownPage(file: string, rel: (f: string) => string, issues: DataIssue[]) {
-  const doc = await markdown(file, legalPageSchema, rel, issues, null);
+function markdownPage(file: string, rel: (f: string) => string, issues: DataIssue[]) {
+  const doc = markdown(file, legalPageSchema, rel, issues, null);
   return doc && { ...doc.data, markdown: doc.markdown };
 }
 

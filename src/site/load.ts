@@ -29,7 +29,7 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   const rel = displayPath;
 
   const settingsFile = path.join(dataDir, 'site.json');
-  const settingsRaw = await readJson(settingsFile, rel, issues);
+  const settingsRaw = readJson(settingsFile, rel, issues);
   if (settingsRaw !== undefined && options.baseUrl && isObject(settingsRaw)) {
     settingsRaw.baseUrl = options.baseUrl;
   }
@@ -37,11 +37,11 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   if (settings) settings.baseUrl = settings.baseUrl.replace(/\/+$/, '');
 
   const nationalFile = path.join(dataDir, 'national.json');
-  const nationalRaw = await readJson(nationalFile, rel, issues);
+  const nationalRaw = readJson(nationalFile, rel, issues);
   const national = parseRecord(nationalSchema, nationalRaw, rel(nationalFile), 'canada', issues);
   if (national) checkNational(national, rel(nationalFile), issues);
 
-  const cityFiles = await filesIn(path.join(dataDir, 'cities'), '.json');
+  const cityFiles = filesIn(path.join(dataDir, 'cities'), '.json');
   if (cityFiles.length === 0) {
     issues.push({
       file: rel(path.join(dataDir, 'cities')),
@@ -54,7 +54,7 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   const fileOf = new Map<City, string>();
   for (const file of cityFiles) {
     const shown = rel(file);
-    const raw = await readJson(file, rel, issues);
+    const raw = readJson(file, rel, issues);
     if (raw === undefined) continue;
     if (!Array.isArray(raw)) {
       issues.push({
@@ -83,7 +83,7 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
 
   checkUnique(cities, national, issues, (c) => fileOf.get(c) ?? '');
 
-  const content = await loadContent(dataDir, rel, issues);
+  const content = loadContent(dataDir, rel, issues);
 
   if (issues.length > 0 || !settings || !national || !content) throw new DataError(issues);
   return createSite(settings, toNational(national), cities, content);

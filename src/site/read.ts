@@ -1,13 +1,17 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { DataIssue } from './errors.js';
 
-/** Reads one JSON file; a missing or malformed file becomes an issue, not an exception. */
-export async function readJson(file: string, rel: (f: string) => string, issues: DataIssue[]) {
+/**
+ * Reads one JSON file; a missing or malformed file becomes an issue, not an exception. Reads are
+ * synchronous: a data set is a few dozen small files, and each asynchronous read cost several
+ * trips through the thread pool.
+ */
+export function readJson(file: string, rel: (f: string) => string, issues: DataIssue[]) {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     issues.push({
@@ -67,8 +71,13 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** The files of one folder (not its subfolders) whose names end in `ext`, sorted; none if absent. */
-export async function filesIn(dir: string, ext: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+export function filesIn(dir: string, ext: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    entries = [];
+  }
   return entries
     .filter(
       (e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith(ext) && !e.name.startsWith('.'),
