@@ -12,6 +12,7 @@ import { startServer } from './serve/server.js';
 import { childRebuild, startWatcher, type Watcher } from './serve/watch.js';
 import { displayPath } from './site/display-path.js';
 import { DataError } from './site/errors.js';
+import { formatWhole } from './site/format.js';
 import { loadSite } from './site/load.js';
 import { PROVINCES } from './site/provinces.js';
 
@@ -45,7 +46,6 @@ export async function main(
     JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }
   ).version;
   const bundledData = path.join(root, 'data');
-  const fmt = new Intl.NumberFormat('en-CA');
   let verbose = false;
   /** Set by a command that completed but has something to report (leads still waiting). */
   let exitCode = 0;
@@ -74,7 +74,7 @@ export async function main(
     .option('--quiet', 'print nothing on success')
     .option(
       '--workers <n>',
-      `render on n more threads, 0 to render and write on one (default: with 4 or more cores, one per core but two, up to 3, from ${fmt.format(PARALLEL_MIN_PAGES)} pages to render)`,
+      `render on n more threads, 0 to render and write on one (default: with 4 or more cores, one per core but two, up to 3, from ${formatWhole(PARALLEL_MIN_PAGES)} pages to render)`,
       parseCount,
     )
     .action(async (opts: GenerateOptions) => {
@@ -91,14 +91,14 @@ export async function main(
                 const now = Date.now();
                 if (now - lastDraw < 100 && done < total) return;
                 lastDraw = now;
-                io.err(`\rRendering pages: ${fmt.format(done)}/${fmt.format(total)}`);
+                io.err(`\rRendering pages: ${formatWhole(done)}/${formatWhole(total)}`);
                 if (done === total) io.err('\r\x1b[K');
               }
             : undefined,
       });
       if (!opts.quiet) {
         io.out(
-          `Built ${fmt.format(result.pages)} pages (${fmt.format(result.rendered)} rendered): ${fmt.format(result.files)} files (${fmt.format(result.changed)} changed), ${formatBytes(result.bytes)} in ${(result.ms / 1000).toFixed(2)} s -> ${displayPath(result.outDir)}\n`,
+          `Built ${formatWhole(result.pages)} pages (${formatWhole(result.rendered)} rendered): ${formatWhole(result.files)} files (${formatWhole(result.changed)} changed), ${formatBytes(result.bytes)} in ${(result.ms / 1000).toFixed(2)} s -> ${displayPath(result.outDir)}\n`,
         );
       }
     });
@@ -121,8 +121,8 @@ export async function main(
           'Cities per province and territory:',
           ...lines,
           `  ${'Total'.padEnd(28)} ${String(site.cities.length).padStart(4)}`,
-          `Areas: ${fmt.format(areas)} in cities, ${site.national.areas.length} provinces and territories under ${site.national.slug}`,
-          `Pages: ${fmt.format(pages.length)}`,
+          `Areas: ${formatWhole(areas)} in cities, ${site.national.areas.length} provinces and territories under ${site.national.slug}`,
+          `Pages: ${formatWhole(pages.length)}`,
           '',
         ].join('\n'),
       );

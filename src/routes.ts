@@ -69,6 +69,21 @@ export interface Route {
 const none = () => null;
 const ownCity = (page: PageInput) => page.city;
 /**
+ * Its city, for the pages that never show the city's description (its About, Services and
+ * claim-type pages): a new description renders only the pages that show it.
+ */
+const ownCityButDescription = (page: PageInput) => page.city && butDescription(page.city);
+const framed = new WeakMap<City, Omit<City, 'description'>>();
+const butDescription = (city: City) => {
+  let frame = framed.get(city);
+  if (!frame) {
+    const { description: _, ...rest } = city;
+    frame = rest;
+    framed.set(city, frame);
+  }
+  return frame;
+};
+/**
  * What lists of cities show: enough to notice a rename, a new slug or a new province. Kept per
  * list, so a list shared by many pages (a city's nearby cities) is fingerprinted once.
  */
@@ -257,7 +272,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'city-about',
-    reads: ownCity,
+    reads: ownCityButDescription,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     pages: perCity((c) => ({
       path: `/${c.slug}/about`,
@@ -282,7 +297,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'city-services',
-    reads: ownCity,
+    reads: ownCityButDescription,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     pages: perCity((c) => ({
       path: `/${c.slug}/services`,
@@ -293,7 +308,7 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'claim-type',
-    reads: ownCity,
+    reads: ownCityButDescription,
     sitemap: { priority: 0.7, changefreq: 'monthly' },
     pages: perCity((c) =>
       CLAIM_TYPES.map(({ type, segment }) => ({

@@ -306,7 +306,7 @@ describe('client bundle', () => {
   it('is the same, byte for byte, whether prebuilt with the compiled CLI or bundled from sources', async () => {
     const root = packageRoot();
     // npm test compiles the CLI (scripts/build-cli.mjs) before this runs.
-    const prebuilt = await readPrebuiltClient(root);
+    const prebuilt = readPrebuiltClient(root);
     expect(prebuilt).not.toBeNull();
     const fresh = await bundleClient(root);
     expect(Buffer.from(prebuilt?.js ?? []).equals(Buffer.from(fresh.js))).toBe(true);

@@ -68,11 +68,12 @@ describe('incremental builds', () => {
       differing.every((rel) => rel.startsWith('vancouver/') || rel === 'sitemap/index.html'),
     ).toBe(true);
     expect(result.changed).toBe(differing.length);
-    // Only the pages that read Vancouver were rendered again: its own pages and the HTML sitemap.
-    const vancouverPages = [...after.keys()].filter(
-      (rel) => rel.startsWith('vancouver/') && rel.endsWith('.html'),
-    );
-    expect(result.rendered).toBe(vancouverPages.length + 1);
+    // Only the pages that show Vancouver's description were rendered again: its landing and area
+    // pages and the HTML sitemap, not its About, Services or claim-type pages.
+    expect(result.rendered).toBe(differing.length);
+    expect(differing).toContain('vancouver/index.html');
+    expect(differing).toContain('vancouver/kitsilano/index.html');
+    expect(differing).not.toContain('vancouver/fire-damage-claims/index.html');
     for (const [rel, f] of after) {
       const old = before.get(rel);
       if (differing.includes(rel)) expect(f.ino, rel).not.toBe(old?.ino);

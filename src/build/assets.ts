@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleClient, readPrebuiltClient } from './client-bundle.js';
 
@@ -36,12 +36,8 @@ export async function loadClient(
   root: string,
   options: { prebuilt: boolean },
 ): Promise<ClientAssets> {
-  const [client, favicon] = await Promise.all([
-    (options.prebuilt ? readPrebuiltClient(root) : Promise.resolve(null)).then(
-      (found) => found ?? bundleClient(root),
-    ),
-    readFile(path.join(root, 'src/styles/favicon.svg')),
-  ]);
+  const favicon = readFileSync(path.join(root, 'src/styles/favicon.svg'));
+  const client = (options.prebuilt && readPrebuiltClient(root)) || (await bundleClient(root));
   return { ...client, favicon };
 }
 

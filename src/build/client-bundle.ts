@@ -1,4 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -50,15 +51,17 @@ export async function writePrebuiltClient(root: string): Promise<void> {
   await writeFile(path.join(dir, PREBUILT.css), bundle.css);
 }
 
-/** The bundle made with the compiled CLI, or null when there is none (running from sources). */
-export async function readPrebuiltClient(root: string): Promise<ClientBundle | null> {
+/**
+ * The bundle made with the compiled CLI, or null when there is none (running from sources).
+ * Read synchronously: two small files, and asynchronous reads waited on the data's load.
+ */
+export function readPrebuiltClient(root: string): ClientBundle | null {
   try {
     const dir = path.join(root, PREBUILT_DIR);
-    const [js, css] = await Promise.all([
-      readFile(path.join(dir, PREBUILT.js)),
-      readFile(path.join(dir, PREBUILT.css)),
-    ]);
-    return { js, css };
+    return {
+      js: readFileSync(path.join(dir, PREBUILT.js)),
+      css: readFileSync(path.join(dir, PREBUILT.css)),
+    };
   } catch {
     return null;
   }

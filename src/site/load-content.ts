@@ -91,7 +91,8 @@ export function loadContent(
     }
     posts.push({ slug, ...doc.data, markdown: doc.markdown });
   }
-  posts.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+  // ISO dates and slugs: code-point order is their order (localeCompare would start ICU's collator).
+  posts.sort((a, b) => compare(b.date, a.date) || compare(a.slug, b.slug));
 
   if (!testimonials || !faq || !cityFaq || !services || !process || !about || !privacy || !terms)
     return undefined;
@@ -149,4 +150,8 @@ function checkServiceOrder(services: ServicesContent, file: string, issues: Data
       });
     }
   });
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

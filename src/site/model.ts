@@ -79,8 +79,8 @@ export function provinceGroups(site: Site): {
     territory: p.territory,
     cities: site.cities.filter((c) => c.provinceCode === p.code),
   }))
-    .filter((g) => g.cities.length > 0)
-    .sort((a, b) => a.province.localeCompare(b.province, 'en-CA'));
+    // PROVINCES lists the provinces, then the territories, each alphabetically.
+    .filter((g) => g.cities.length > 0);
   const strip = ({ territory: _, ...g }: (typeof groups)[number]): ProvinceGroup => g;
   return {
     provinces: groups.filter((g) => !g.territory).map(strip),

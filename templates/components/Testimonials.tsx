@@ -1,11 +1,6 @@
 import type { Testimonial } from '../../src/site/content-schema.js';
+import { formatDollars } from '../../src/site/format.js';
 import { Icon } from './Icon.js';
-
-const money = new Intl.NumberFormat('en-CA', {
-  style: 'currency',
-  currency: 'CAD',
-  maximumFractionDigits: 0,
-});
 
 /** SPEC §9: percentage increase = round((final/offer - 1) * 100). */
 export function percentIncrease(t: Pick<Testimonial, 'insurerOffer' | 'finalSettlement'>): number {
@@ -31,11 +26,11 @@ function Card({ t }: { t: Testimonial }) {
       <dl className="testimonial-figures">
         <div>
           <dt>Insurer's offer</dt>
-          <dd>{money.format(t.insurerOffer)}</dd>
+          <dd>{formatDollars(t.insurerOffer)}</dd>
         </div>
         <div>
           <dt>Final settlement</dt>
-          <dd>{money.format(t.finalSettlement)}</dd>
+          <dd>{formatDollars(t.finalSettlement)}</dd>
         </div>
         <div>
           <dt>Increase</dt>

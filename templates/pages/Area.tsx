@@ -2,6 +2,7 @@ import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Memo } from '../../src/render/fragments.js';
 import { NEARBY } from '../../src/routes.js';
+import { formatWhole } from '../../src/site/format.js';
 import { type City, nearbyCities } from '../../src/site/model.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
@@ -10,7 +11,7 @@ import { CityHero } from '../components/CityHero.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
-import { cityFaq, cityOf, localServiceJsonLd, population, trail } from './shared.js';
+import { cityFaq, cityOf, localServiceJsonLd, trail } from './shared.js';
 
 function CityLinks({ cities }: { cities: readonly City[] }) {
   return (
@@ -76,7 +77,7 @@ export function AreaPage(ctx: PageContext) {
                 {city.description}
               </p>
               <p className="muted">
-                {city.name}, {city.province}: population {population.format(city.population)} (2021
+                {city.name}, {city.province}: population {formatWhole(city.population)} (2021
                 Census).
               </p>
             </>

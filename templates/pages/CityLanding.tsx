@@ -1,6 +1,7 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Memo } from '../../src/render/fragments.js';
+import { formatWhole } from '../../src/site/format.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -9,7 +10,7 @@ import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
 import { Layout } from '../layout/Layout.js';
-import { cityFaq, cityOf, localServiceJsonLd, population, trail } from './shared.js';
+import { cityFaq, cityOf, localServiceJsonLd, trail } from './shared.js';
 
 const HEADINGS = {
   home: (c: string) => `${c} Public Adjusters`,
@@ -76,8 +77,8 @@ export function CityLandingPage(ctx: PageContext) {
                 <p>{city.description}</p>
                 {!city.national && (
                   <p className="muted">
-                    {city.name}, {city.province}: population {population.format(city.population)}{' '}
-                    (2021 Census).
+                    {city.name}, {city.province}: population {formatWhole(city.population)} (2021
+                    Census).
                   </p>
                 )}
               </div>

@@ -1,9 +1,10 @@
 import type { PageContext } from '../../src/render/context.js';
+import { formatWhole } from '../../src/site/format.js';
 import { type ProvinceGroup, provinceGroups } from '../../src/site/model.js';
 import { slugify } from '../../src/site/slug.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { Layout } from '../layout/Layout.js';
-import { population, trail } from './shared.js';
+import { trail } from './shared.js';
 
 function Group({ group }: { group: ProvinceGroup }) {
   const id = `p-${group.code.toLowerCase()}`;
@@ -18,7 +19,7 @@ function Group({ group }: { group: ProvinceGroup }) {
             <h4>
               <a href={`/${c.slug}`}>{c.name}</a>
             </h4>
-            <p className="muted">Population {population.format(c.population)}</p>
+            <p className="muted">Population {formatWhole(c.population)}</p>
             <p>{c.description}</p>
             <ul className="link-row">
               <li>

@@ -10,8 +10,6 @@ export const cityOf = (ctx: PageContext): City => ctx.page.city ?? ctx.site.nati
 /** Fills the {city} placeholder of shared content. */
 export const fill = (text: string, place: string) => text.replaceAll('{city}', place);
 
-export const population = new Intl.NumberFormat('en-CA');
-
 /** Home > City > this page, for city pages; Home > this page otherwise. */
 export function trail(ctx: PageContext, current: string): Crumb[] {
   const { page } = ctx;
