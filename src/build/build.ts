@@ -230,8 +230,12 @@ function wantsWriterThread(options: BuildOptions, toRender: number): boolean {
   return availableParallelism() >= 2 && toRender >= WRITER_MIN_PAGES;
 }
 
-/** Below this many pages to render, the build's own thread renders them all. */
-export const PARALLEL_MIN_PAGES = 1_000;
+/**
+ * Below this many pages to render, the build's own thread renders them all. Each render worker
+ * loads the site again and warms up a renderer of its own; on 2 cores two renderers were only
+ * 15-25% faster than one at 3,200 pages, and larger machines could not be measured here.
+ */
+export const PARALLEL_MIN_PAGES = 10_000;
 
 /**
  * Render workers to start with the build (they are used only if there turn out to be
@@ -248,8 +252,7 @@ function plannedWorkers(options: BuildOptions): number {
       );
     return options.workers;
   }
-  // Each worker warms up its own copy of the renderer (measured on 2 cores: the two threads
-  // together rendered only 15-25% faster than one), so they start only where cores are to spare.
+  // With fewer than 4 cores, this thread and the writer thread use them all.
   const cores = availableParallelism();
   if (custom || !isCompiled() || cores < 4) return 0;
   return Math.min(cores - 2, 3);

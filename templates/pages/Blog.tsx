@@ -1,19 +1,12 @@
 import type { PageContext } from '../../src/render/context.js';
 import { Memo } from '../../src/render/fragments.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import { formatLongDate } from '../../src/site/format.js';
 import { renderMarkdown } from '../../src/site/markdown.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { Layout } from '../layout/Layout.js';
 import { trail } from './shared.js';
-
-const longDate = (iso: string) =>
-  new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-CA', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
 
 export function BlogPage(ctx: PageContext) {
   const { site } = ctx;
@@ -37,7 +30,7 @@ export function BlogPage(ctx: PageContext) {
                 <a href={`/blog/${p.slug}`}>{p.title}</a>
               </h2>
               <p className="muted">
-                <time dateTime={p.date}>{longDate(p.date)}</time>
+                <time dateTime={p.date}>{formatLongDate(p.date)}</time>
               </p>
               <p>{p.description}</p>
             </li>
@@ -77,7 +70,7 @@ export function BlogPostPage(ctx: PageContext) {
         <div className="container prose">
           <h1>{post.title}</h1>
           <p className="muted">
-            <time dateTime={post.date}>{longDate(post.date)}</time> · {post.author}
+            <time dateTime={post.date}>{formatLongDate(post.date)}</time> · {post.author}
           </p>
           {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown from data/, raw HTML escaped by renderMarkdown */}
           <div dangerouslySetInnerHTML={{ __html: renderMarkdown(post.markdown) }} />

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDollars, formatWhole } from '../../src/site/format.js';
+import { formatDollars, formatLongDate, formatWhole } from '../../src/site/format.js';
 import { PROVINCES } from '../../src/site/provinces.js';
 
 // Intl is the reference: the site's own formatting exists only to spare its start-up cost.
@@ -23,6 +23,28 @@ describe('number formats', () => {
         expect(formatDollars(n)).toBe(dollars.format(n));
       }),
     );
+  });
+});
+
+describe('dates', () => {
+  it('writes a calendar date as Intl does for en-CA', () => {
+    const long = (iso: string) =>
+      new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-CA', {
+        year: 'numeric',
+        month: 'long',
+        day: 'numeric',
+        timeZone: 'UTC',
+      });
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1900-01-01'), max: new Date('2199-12-31'), noInvalidDate: true }),
+        (d) => {
+          const iso = d.toISOString().slice(0, 10);
+          expect(formatLongDate(iso)).toBe(long(iso));
+        },
+      ),
+    );
+    expect(() => formatLongDate('2026-13-01')).toThrow('not a date: 2026-13-01');
   });
 });
 
