@@ -7,7 +7,7 @@ import { bundleClient, readPrebuiltClient } from '../src/build/client-bundle.js'
 import { packageRoot } from '../src/build/root.js';
 import { recoverOutput } from '../src/build/staging.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { BIN, BUNDLED_DATA, FIXTURE_DATA, runCli, tempDir } from './helpers.js';
+import { BIN, BUNDLED_DATA, dataCopy, FIXTURE_DATA, runCli, scanTree, tempDir } from './helpers.js';
 
 /** Every file under dir with its bytes, for byte-for-byte comparisons. */
 async function snapshot(dir: string): Promise<Map<string, string>> {
@@ -114,7 +114,7 @@ describe('build', () => {
   });
 
   it('leaves the previous output, or the whole new one, when an incremental build is killed', async () => {
-    const { dir, data, out, lastmod, before, after } = await editedSite();
+    const { data, out, lastmod, before, after } = await editedSite();
     for (const delay of [100, 200, 300, 450, 600]) {
       const now = await killedAt(delay, out, lastmod, data);
       if (now.get('vancouver/index.html') === before.get('vancouver/index.html')) {
@@ -229,25 +229,20 @@ describe('threaded builds', () => {
   });
 
   it('updates an output through the writer thread: changed files only, equal to a full build', async () => {
-    const dir = await tempDir();
-    const data = path.join(dir, 'data');
-    await cp(BUNDLED_DATA, data, { recursive: true });
-    const out = path.join(dir, 'dist');
+    const { dir, data, out } = await dataCopy(BUNDLED_DATA);
     generate(data, out);
-    const before = await times(out);
+    const before = await scanTree(out);
     // A new site name is on every page: every page is rendered and compared, on the writer thread.
-    const file = path.join(data, 'site.json');
-    await writeFile(
-      file,
-      JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), siteName: 'ClaimWise Canada' }),
-    );
+    await renameSite(data);
     expect(generate(data, out)).toMatch(/\(3,2\d\d rendered\): 3,2\d\d files \(3,2\d\d changed\)/);
     const fresh = path.join(dir, 'fresh');
     generate(data, fresh);
     expect(await snapshot(out)).toEqual(await snapshot(fresh));
     // The files the name is not in (the script, the stylesheet, the icon) kept their time.
-    const after = await times(out);
-    const kept = [...after].filter(([rel, t]) => before.get(rel) === t).map(([rel]) => rel);
+    const after = await scanTree(out);
+    const kept = [...after]
+      .filter(([rel, f]) => before.get(rel)?.mtimeMs === f.mtimeMs)
+      .map(([rel]) => rel);
     expect(kept.sort()).toEqual(
       [...after.keys()]
         .filter((rel) => /^(assets\/|favicon\.svg$|robots\.txt$|sitemap\.xml$)/.test(rel))
@@ -259,18 +254,11 @@ describe('threaded builds', () => {
   });
 
   it('leaves the previous output, or the whole new one, when a threaded build is killed', async () => {
-    const dir = await tempDir();
-    const data = path.join(dir, 'data');
-    await cp(BUNDLED_DATA, data, { recursive: true });
-    const out = path.join(dir, 'dist');
+    const { dir, data, out } = await dataCopy(BUNDLED_DATA);
     const lastmod = '2026-11-22';
     generate(data, out);
     const before = await snapshot(out);
-    const file = path.join(data, 'site.json');
-    await writeFile(
-      file,
-      JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), siteName: 'ClaimWise Canada' }),
-    );
+    await renameSite(data);
     const reference = path.join(dir, 'reference');
     generate(data, reference);
     const after = await snapshot(reference);
@@ -291,15 +279,11 @@ function differing(a = new Map<string, string>(), b = new Map<string, string>())
   return [...new Set([...a.keys(), ...b.keys()])].filter((rel) => a.get(rel) !== b.get(rel)).sort();
 }
 
-/** Every file under dir with its modification time. */
-async function times(dir: string): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const full = path.join(entry.parentPath, entry.name);
-    out.set(path.relative(dir, full), (await stat(full)).mtimeMs);
-  }
-  return out;
+/** A new site name, which is on every page. */
+async function renameSite(data: string) {
+  const file = path.join(data, 'site.json');
+  const settings = JSON.parse(await readFile(file, 'utf8'));
+  await writeFile(file, JSON.stringify({ ...settings, siteName: 'ClaimWise Canada' }));
 }
 
 describe('client bundle', () => {

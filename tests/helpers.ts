@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,30 @@ export const BUNDLED_DATA = path.join(ROOT, 'data');
 export const BIN = path.join(ROOT, 'bin/claimsite.js');
 
 export const fixtureSite = () => loadSite(FIXTURE_DATA);
+
+/** Every file under dir: its bytes (base64), inode and modification time. */
+export async function scanTree(dir: string) {
+  const out = new Map<string, { bytes: string; ino: number; mtimeMs: number }>();
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const full = path.join(e.parentPath, e.name);
+    const s = await stat(full);
+    out.set(path.relative(dir, full), {
+      bytes: await readFile(full, 'base64'),
+      ino: s.ino,
+      mtimeMs: s.mtimeMs,
+    });
+  }
+  return out;
+}
+
+/** A copy of a data folder in a fresh temporary folder, and where to build it. */
+export async function dataCopy(from: string) {
+  const dir = await tempDir();
+  const data = path.join(dir, 'data');
+  await cp(from, data, { recursive: true });
+  return { dir, data, out: path.join(dir, 'dist') };
+}
 
 export async function tempDir(prefix = 'claimsite-test-'): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));

@@ -1,31 +1,14 @@
-import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { build } from '../src/build/build.js';
-import { FIXTURE_DATA, tempDir } from './helpers.js';
+import { dataCopy, FIXTURE_DATA, scanTree } from './helpers.js';
 
-/** Every file under dir: bytes, inode and modification time. */
-async function scan(dir: string) {
-  const out = new Map<string, { bytes: string; ino: number; mtimeMs: number }>();
-  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!e.isFile()) continue;
-    const full = path.join(e.parentPath, e.name);
-    const s = await stat(full);
-    out.set(path.relative(dir, full), {
-      bytes: await readFile(full, 'base64'),
-      ino: s.ino,
-      mtimeMs: s.mtimeMs,
-    });
-  }
-  return out;
-}
+const scan = scanTree;
 
 describe('incremental builds', () => {
   it('write exactly the files whose bytes change, keep the rest as they were, and equal a full build', async () => {
-    const dir = await tempDir();
-    const data = path.join(dir, 'data');
-    await cp(FIXTURE_DATA, data, { recursive: true });
-    const out = path.join(dir, 'dist');
+    const { dir, data, out } = await dataCopy(FIXTURE_DATA);
     const lastmod = '2026-11-22';
     await build({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
     const before = await scan(out);
@@ -82,10 +65,7 @@ describe('incremental builds', () => {
   });
 
   it('render again what a changed setting or a new top city touches, and equal a full build', async () => {
-    const dir = await tempDir();
-    const data = path.join(dir, 'data');
-    await cp(FIXTURE_DATA, data, { recursive: true });
-    const out = path.join(dir, 'dist');
+    const { dir, data, out } = await dataCopy(FIXTURE_DATA);
     const opts = { dataDir: data, outDir: out, lastmod: '2026-11-22', codeVersion: 'test' };
     const first = await build(opts);
     // Whitehorse outgrows Toronto: the home page and every footer change.
@@ -104,10 +84,7 @@ describe('incremental builds', () => {
   });
 
   it('put back a file deleted from the output, and delete one the data no longer makes', async () => {
-    const dir = await tempDir();
-    const data = path.join(dir, 'data');
-    await cp(FIXTURE_DATA, data, { recursive: true });
-    const out = path.join(dir, 'dist');
+    const { dir, data, out } = await dataCopy(FIXTURE_DATA);
     const opts = { dataDir: data, outDir: out, lastmod: '2026-11-22', codeVersion: 'test' };
     await build(opts);
     const before = await scan(out);
