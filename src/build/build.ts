@@ -20,7 +20,7 @@ import {
 import { GroupQueue, groupByCity, RenderPool } from './parallel.js';
 import { codeVersion, isCompiled, packageRoot } from './root.js';
 import { buildSitemaps, robotsTxt } from './sitemap.js';
-import { recoverOutput, Staging } from './staging.js';
+import { recoverOutput, type StagedFiles, Staging } from './staging.js';
 import { WriterThread } from './write-thread.js';
 
 export interface BuildOptions {
@@ -122,6 +122,7 @@ async function buildWith(
   const staging = Staging.open(options.outDir, previous?.files ?? null);
   let rendered = 0;
   let writer: WriterThread | null = null;
+  let workers: Promise<StagedFiles[]> | null = null;
   try {
     for (const a of assets.files) staging.put(a.file, a.contents);
     let kept = 0;
@@ -138,7 +139,7 @@ async function buildWith(
     // A city at a time: its shared fragments are made, used and let go together.
     const groups = groupByCity(pages, toRender);
     const queue = new GroupQueue();
-    const workers =
+    workers =
       pool && (options.workers !== undefined || toRender.length >= PARALLEL_MIN_PAGES)
         ? pool.run(
             {
@@ -200,6 +201,9 @@ async function buildWith(
     staging.commit();
     writeManifest(options.outDir, manifest);
   } catch (err) {
+    // The other threads stop at their next page (the queue is stopped); the staging folder goes
+    // only once none of them can write into it again.
+    await workers?.catch(() => {});
     await writer?.abort();
     staging.abort();
     throw err;
