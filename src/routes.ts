@@ -1,3 +1,4 @@
+import { memoize } from './memo.js';
 import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
 import { allCities, nearbyCities, topCities } from './site/model.js';
@@ -73,29 +74,17 @@ const ownCity = (page: PageInput) => page.city;
  * claim-type pages): a new description renders only the pages that show it.
  */
 const ownCityButDescription = (page: PageInput) => page.city && butDescription(page.city);
-const framed = new WeakMap<City, Omit<City, 'description'>>();
-const butDescription = (city: City) => {
-  let frame = framed.get(city);
-  if (!frame) {
-    const { description: _, ...rest } = city;
-    frame = rest;
-    framed.set(city, frame);
-  }
-  return frame;
-};
+const butDescription = memoize((city: City): Omit<City, 'description'> => {
+  const { description: _, ...rest } = city;
+  return rest;
+});
 /**
  * What lists of cities show: enough to notice a rename, a new slug or a new province. Kept per
  * list, so a list shared by many pages (a city's nearby cities) is fingerprinted once.
  */
-const summaries = new WeakMap<readonly City[], unknown[]>();
-const summary = (cities: readonly City[]) => {
-  let s = summaries.get(cities);
-  if (!s) {
-    s = cities.map((c) => [c.slug, c.name, c.province]);
-    summaries.set(cities, s);
-  }
-  return s;
-};
+const summary = memoize((cities: readonly City[]) =>
+  cities.map((c) => [c.slug, c.name, c.province]),
+);
 
 /** A place as Canadians write it in a snippet: Corner Brook, NL. Keeps descriptions within 160 characters. */
 const where = (c: City) => (c.national ? 'Canada' : `${c.name}, ${c.provinceCode}`);

@@ -26,7 +26,7 @@ const order = (queue: GroupQueue): RenderOrder => ({
 
 describe('render pool', () => {
   it('lets the build render on after a worker has finished and exited', async () => {
-    const staged = { files: 1, bytes: 5, changed: 1, paths: ['a.html'], sizes: [5], moves: [] };
+    const staged = { changed: 1, paths: ['a.html'], sizes: [5], moves: [] };
     const pool = new RenderPool(
       await workerScript({ kind: 'done', staged }),
       { dataDir: '', baseUrl: undefined },

@@ -38,9 +38,9 @@ describe('writer thread', () => {
       writer.putPage(`city-${n % 13}/page-${n}/index.html`, page);
     });
     const staged = await writer.finish();
-    expect(staged.files).toBe(300);
+    expect(staged.paths).toHaveLength(300);
     expect(staged.changed).toBe(300);
-    expect(staged.bytes).toBe(pages.reduce((sum, p) => sum + p.size, 0));
+    expect(staged.sizes).toEqual(pages.map((p) => p.size));
     expect(staged.moves).toEqual([]);
     for (const [n, page] of pages.entries()) {
       const file = path.join(t.dir, `city-${n % 13}/page-${n}/index.html`);
@@ -80,7 +80,7 @@ describe('writer thread', () => {
     for (const [n, page] of pages.entries()) writer.putPage(`p${n}/index.html`, page);
     const staged = await writer.finish();
     const changed = pages.flatMap((_, n) => (n % 3 === 0 ? [] : [`p${n}/index.html`]));
-    expect(staged.files).toBe(40);
+    expect(staged.paths).toHaveLength(40);
     expect(staged.changed).toBe(changed.length);
     expect(staged.moves.map(([, rel]) => rel)).toEqual(changed);
     for (const [name, rel] of staged.moves) {

@@ -99,11 +99,11 @@ export class Staging {
   }
 
   get files(): number {
-    return this.all().reduce((n, f) => n + f.files, 0);
+    return this.all().reduce((n, f) => n + f.paths.length, 0);
   }
 
   get bytes(): number {
-    return this.all().reduce((n, f) => n + f.bytes, 0);
+    return this.all().reduce((n, f) => f.sizes.reduce((m, size) => m + size, n), 0);
   }
 
   get changed(): number {
@@ -171,8 +171,6 @@ export interface StageTarget {
 
 /** What one thread staged: files of the new output (new, changed or kept) and how to commit them. */
 export interface StagedFiles {
-  files: number;
-  bytes: number;
   /** Files written (new or changed); the others keep their previous file. */
   changed: number;
   paths: string[];
@@ -188,8 +186,6 @@ export interface StagedFiles {
  */
 export class StageWriter {
   private readonly staged: StagedFiles = {
-    files: 0,
-    bytes: 0,
     changed: 0,
     paths: [],
     sizes: [],
@@ -241,8 +237,6 @@ export class StageWriter {
   private count(rel: string, size: number) {
     this.staged.paths.push(rel);
     this.staged.sizes.push(size);
-    this.staged.files++;
-    this.staged.bytes += size;
   }
 
   private ensureDir(dir: string) {

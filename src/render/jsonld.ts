@@ -13,18 +13,18 @@ export function serializeJsonLd(data: unknown): string {
  * serialised once and reused. It must not change afterwards.
  */
 export function sharedJsonLd<T extends object>(data: T): T {
-  shared.set(data, null);
+  shared.set(data, toJson(data));
   return data;
 }
 
-const shared = new WeakMap<object, string | null>();
+const shared = new WeakMap<object, string>();
 
 function serializeItem(data: unknown): string {
-  const known = typeof data === 'object' && data !== null ? shared.get(data) : undefined;
-  if (typeof known === 'string') return known;
-  const json = (JSON.stringify(data) ?? 'null').replace(UNSAFE, (ch) => ESCAPES[ch] ?? ch);
-  if (known === null) shared.set(data as object, json);
-  return json;
+  return (typeof data === 'object' && data !== null && shared.get(data)) || toJson(data);
+}
+
+function toJson(data: unknown): string {
+  return (JSON.stringify(data) ?? 'null').replace(UNSAFE, (ch) => ESCAPES[ch] ?? ch);
 }
 
 const UNSAFE = /[<>&\u2028\u2029]/g;

@@ -8,6 +8,7 @@ import type {
   Service,
   WithContext,
 } from 'schema-dts';
+import { memoize } from '../memo.js';
 import { canonicalUrl, type Page } from '../routes.js';
 import type { QA, Testimonial } from '../site/content-schema.js';
 import type { City, Site } from '../site/model.js';
@@ -33,16 +34,7 @@ export function aggregateRating(testimonials: readonly Testimonial[]): Aggregate
 }
 
 /** The business, the same on every page: made and serialised once per site. */
-export function business(site: Site): WithContext<ProfessionalService> {
-  let known = businesses.get(site);
-  if (!known) {
-    known = sharedJsonLd(businessOf(site));
-    businesses.set(site, known);
-  }
-  return known;
-}
-
-const businesses = new WeakMap<Site, WithContext<ProfessionalService>>();
+export const business = memoize((site: Site) => sharedJsonLd(businessOf(site)));
 
 function businessOf(site: Site): WithContext<ProfessionalService> {
   const { settings } = site;
@@ -78,16 +70,7 @@ export function breadcrumbs(
 }
 
 /** A list of questions as an FAQ page; a list shared by many pages is made and serialised once. */
-export function faqPage(items: readonly QA[]): WithContext<FAQPage> {
-  let known = faqPages.get(items);
-  if (!known) {
-    known = sharedJsonLd(faqPageOf(items));
-    faqPages.set(items, known);
-  }
-  return known;
-}
-
-const faqPages = new WeakMap<readonly QA[], WithContext<FAQPage>>();
+export const faqPage = memoize((items: readonly QA[]) => sharedJsonLd(faqPageOf(items)));
 
 function faqPageOf(items: readonly QA[]): WithContext<FAQPage> {
   return {

@@ -1,3 +1,4 @@
+import { memoize } from '../../src/memo.js';
 import type { PageContext } from '../../src/render/context.js';
 import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
 import type { QA } from '../../src/site/content-schema.js';
@@ -23,11 +24,7 @@ export function trail(ctx: PageContext, current: string): Crumb[] {
 
 /** The city FAQ (SPEC §3: four items) for a place: one list per place, shared by its pages. */
 export function cityFaq(ctx: PageContext, place: string): readonly QA[] {
-  let byPlace = cityFaqs.get(ctx.site);
-  if (!byPlace) {
-    byPlace = new Map();
-    cityFaqs.set(ctx.site, byPlace);
-  }
+  const byPlace = cityFaqsOf(ctx.site);
   let faqs = byPlace.get(place);
   if (!faqs) {
     faqs = ctx.site.content.cityFaq.map((q) => ({
@@ -39,7 +36,7 @@ export function cityFaq(ctx: PageContext, place: string): readonly QA[] {
   return faqs;
 }
 
-const cityFaqs = new WeakMap<PageContext['site'], Map<string, readonly QA[]>>();
+const cityFaqsOf = memoize((_: PageContext['site']) => new Map<string, readonly QA[]>());
 
 /** JSON-LD of a page offering public adjusting in one place: business, trail, service, FAQ. */
 export function localServiceJsonLd(
