@@ -8,7 +8,7 @@
 // (defaults: 1 warm-up and 5 timed runs for 1x, 1 and 3 for 10x; --runs and --warmup set both)
 //
 // Every figure is a whole child process, timed from spawn to exit, as a site owner runs it:
-// `node bin/claimsite.js generate --data D --out O --quiet`, with one addition, a tiny module
+// `node bin/claimsite.cjs generate --data D --out O --quiet`, with one addition, a tiny module
 // preloaded by `--import` that prints process.resourceUsage().maxRSS when the process exits. So
 // one run gives both the wall time and the peak RSS (a 10x build need not run twice), and the
 // child is the real entry with whatever it sets up (NODE_ENV=production, say), not a copy of it
@@ -36,23 +36,27 @@ import { slugify } from '../src/site/slug.js';
 const SCALE = 10;
 
 /**
- * Loaded before bin/claimsite.js (node --import): prints the process's peak RSS as it exits,
+ * Loaded before bin/claimsite.cjs (node --require): prints the process's peak RSS as it exits,
  * and when its first page had rendered (the build's performance mark, in ms from the start of
- * the process). The build runs as the site owner runs it, with whatever bin/claimsite.js sets
- * up first.
+ * the process). The build runs as the site owner runs it, with whatever bin/claimsite.cjs sets
+ * up first. CommonJS, as the entry is: an ES module here (--import) would start Node's ES module
+ * loader, which the CLI itself never does, and charge its cost to every build.
  */
-const RSS_HOOK = `data:text/javascript,${encodeURIComponent(`
-import { writeSync } from 'node:fs';
+const RSS_HOOK = `
+const { writeSync } = require('node:fs');
 process.on('exit', (code) => {
   const firstPage = performance.getEntriesByName('${FIRST_PAGE_MARK}')[0]?.startTime ?? null;
   writeSync(1, JSON.stringify({ code, maxRSS: process.resourceUsage().maxRSS, firstPage }) + '\\n');
 });
-`)}`;
+`;
 
-/** The child for the floor: plain fs calls, synthetic bytes made before the clock starts. */
+/**
+ * The child for the floor: plain fs calls, synthetic bytes made before the clock starts. Run as
+ * CommonJS, as the build is.
+ */
 const FLOOR_CHILD = `
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const path = require('node:path');
 const [list, out] = process.argv.slice(1);
 const files = JSON.parse(readFileSync(list, 'utf8'));
 let max = 0;
@@ -130,13 +134,15 @@ const cliFile = path.join(root, 'lib', 'cli.cjs');
 await stat(cliFile).catch(() => {
   throw new Error(`${cliFile} is missing: run this with \`npm run bench\` from the project root`);
 });
-const binFile = path.join(root, 'bin', 'claimsite.js');
+const binFile = path.join(root, 'bin', 'claimsite.cjs');
 // Another build may rebuild lib/cli.cjs while this runs: every build checks it is the same file.
 const codeAtStart = await codeId();
 const fmt = new Intl.NumberFormat('en-CA');
 const startedAt = new Date();
 const loadAtStart = os.loadavg();
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'claimsite-bench-'));
+const hookFile = path.join(tmp, 'rss-hook.cjs');
+await writeFile(hookFile, RSS_HOOK);
 const log = (text: string) => process.stderr.write(`${text}\n`);
 log(`Working in ${tmp} (removed at the end${opts.keep ? ' unless --keep' : ''})`);
 /** The build or floor process running now, stopped with this script if it is interrupted. */
@@ -383,7 +389,7 @@ async function writeJson(file: string, value: unknown): Promise<void> {
 async function generate(dataDir: string, outDir: string): Promise<Run> {
   const code = await codeId();
   const argv = ['generate', '--data', dataDir, '--out', outDir, '--quiet'];
-  const child = await spawnNode(['--import', RSS_HOOK, binFile, ...argv]);
+  const child = await spawnNode(['--require', hookFile, binFile, ...argv]);
   const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as {
     maxRSS: number;
     firstPage: number | null;
@@ -405,7 +411,7 @@ async function codeId(): Promise<string> {
 }
 
 async function floorRun(list: string, outDir: string): Promise<Run> {
-  const child = await spawnNode(['--input-type=module', '-e', FLOOR_CHILD, '--', list, outDir]);
+  const child = await spawnNode(['-e', FLOOR_CHILD, '--', list, outDir]);
   const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as {
     maxRSS: number;
     writeMs: number;

@@ -4,11 +4,11 @@
 // The dependencies are bundled in: Node's module loader resolves, reads and links each of their
 // several hundred files one by one, which took longer (about 350 ms) than everything else a
 // small build does before its first page. esbuild stays external: it runs its own binary.
-// React's production build is chosen at compile time, as bin/claimsite.js does at run time.
+// React's production build is chosen at compile time, as bin/claimsite.cjs does at run time.
 //
-// The CLI is CommonJS so that bin/claimsite.js can load it with V8's code cache (Node 20 has no
-// compile cache for modules, and src/code-cache.ts is that loader); the workers are small or
-// rarely started, and stay ES modules.
+// The CLI is CommonJS so that bin/claimsite.cjs can load it with V8's code cache (Node 20 has no
+// compile cache for modules, and src/code-cache.ts is that loader, CommonJS too, so that no ES
+// module loader starts); the workers are small or rarely started, and stay ES modules.
 import { mkdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,7 @@ await mkdir('lib');
 
 await esbuild.build({
   ...common,
-  entryPoints: { cli: 'src/cli.ts' },
+  entryPoints: { cli: 'src/cli.ts', 'code-cache': 'src/code-cache.ts' },
   outExtension: { '.js': '.cjs' },
   outdir: 'lib',
   format: 'cjs',
@@ -41,7 +41,6 @@ await esbuild.build({
 await esbuild.build({
   ...common,
   entryPoints: {
-    'code-cache': 'src/code-cache.ts',
     'render-worker': 'src/build/render-worker.ts',
     'write-worker': 'src/build/write-worker.ts',
   },

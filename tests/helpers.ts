@@ -8,7 +8,7 @@ import { loadSite } from '../src/site/load.js';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURE_DATA = path.join(ROOT, 'tests/fixtures/data');
 export const BUNDLED_DATA = path.join(ROOT, 'data');
-export const BIN = path.join(ROOT, 'bin/claimsite.js');
+export const BIN = path.join(ROOT, 'bin/claimsite.cjs');
 
 export const fixtureSite = () => loadSite(FIXTURE_DATA);
 

@@ -101,7 +101,7 @@ export function childRebuild(root: string, dataDir: string, args: string[]) {
       if (compiled) return compiled;
     }
     return run([
-      path.join(root, 'bin/claimsite.js'),
+      path.join(root, 'bin/claimsite.cjs'),
       'generate',
       '--quiet',
       '--data',
