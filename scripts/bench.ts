@@ -21,12 +21,18 @@
 // not exist yet (<tmp>/1x/build-1, build-2, ..., floor-1, ...); the incremental runs, which
 // rebuild in place and delete only the files they replace, come after every full build and
 // floor run; the whole temporary folder is removed only at the very end, after the table.
+//
+// At 1x it also times a reference on the same runs: the same site built as a plain React
+// generator builds it (scripts/plain-react.ts: every page rendered whole with
+// renderToStaticMarkup and written with writeFileSync), and checks that its pages are the same
+// bytes as the build's. Not at 10x, where it would take minutes.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import * as esbuild from 'esbuild';
 import { FIRST_PAGE_MARK } from '../src/build/build.js';
 import { buildPages } from '../src/routes.js';
 import { loadSite } from '../src/site/load.js';
@@ -103,9 +109,14 @@ interface Bench {
   bytes: number;
   builds: Run[];
   floors: Run[];
+  /** The plain React reference (1x only). */
+  plain: Run[];
   incremental: Run[];
   /** The folder of the last full build, rebuilt in place by the incremental runs. */
   lastOut: string;
+  /** Files the plain React reference wrote differently from the build, or not at all. */
+  plainDiffers?: string[];
+  plainBytes?: number;
   made: number;
 }
 
@@ -143,6 +154,22 @@ const loadAtStart = os.loadavg();
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'claimsite-bench-'));
 const hookFile = path.join(tmp, 'rss-hook.cjs');
 await writeFile(hookFile, RSS_HOOK);
+// The reference bundled as the CLI is (scripts/build-cli.mjs): dependencies in, React's
+// production build, CommonJS.
+const plainFile = path.join(tmp, 'plain-react.cjs');
+await esbuild.build({
+  entryPoints: [path.join(root, 'scripts', 'plain-react.ts')],
+  outfile: plainFile,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  jsx: 'automatic',
+  external: ['esbuild'],
+  logLevel: 'warning',
+  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__plainUrl' },
+  banner: { js: "const __plainUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
 const log = (text: string) => process.stderr.write(`${text}\n`);
 log(`Working in ${tmp} (removed at the end${opts.keep ? ' unless --keep' : ''})`);
 /** The build or floor process running now, stopped with this script if it is interrupted. */
@@ -199,6 +226,7 @@ for (const [label, dataDir, warmup, runs] of [
     bytes: 0,
     builds: [],
     floors: [],
+    plain: [],
     incremental: [],
     lastOut: '',
     made: 0,
@@ -233,11 +261,29 @@ for (const b of benches) {
   const list = path.join(tmp, b.label, 'floor-files.json');
   await writeFile(list, JSON.stringify([...tree].map(([rel, f]) => [rel, f.size])));
   for (let i = 1; i <= b.warmup; i++) await floor(`warm-up ${i}`, list);
-  while (b.builds.length < b.runs || b.floors.length < b.runs) {
+  const withPlain = b.label === '1x';
+  const plain = async (what: string) => {
+    const out = fresh('plain');
+    const run = await plainRun(b.dataDir, out);
+    log(`  ${b.label} plain React ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS`);
+    return { run, out };
+  };
+  if (withPlain) {
+    // The reference must build the same site: its pages are compared with the build's.
+    const { out } = await plain('warm-up (pages compared with the build)');
+    const written = await listFiles(out);
+    b.plainBytes = sum([...written.values()].map((f) => f.size));
+    b.plainDiffers = await differentFiles(out, b.lastOut, [...written.keys()]);
+  }
+  const plainRuns = withPlain ? b.runs : 0;
+  while (b.builds.length < b.runs || b.floors.length < b.runs || b.plain.length < plainRuns) {
     if (b.floors.length < b.runs) {
       b.floors.push(await floor(`run ${b.floors.length + 1}/${b.runs}`, list));
     }
     if (b.builds.length < b.runs) b.builds.push(await full(`run ${b.builds.length + 1}/${b.runs}`));
+    if (b.plain.length < plainRuns) {
+      b.plain.push((await plain(`run ${b.plain.length + 1}/${b.runs}`)).run);
+    }
   }
 }
 
@@ -276,6 +322,7 @@ const lines: string[] = [
   `incremental: the description of ${edited.name} (${edited.id}, population ${fmt.format(edited.population)}, the median) edited, rebuilt into the same folder; rewritten = modification time changed`,
   'start-up: from the start of the build process to its first page rendered (a performance mark)',
   'floor: one plain Node process writes the same number of files, same paths and sizes, with mkdirSync/writeFileSync',
+  'plain React: the same pages and assets rendered whole with renderToStaticMarkup and written with writeFileSync, one after the other (scripts/plain-react.ts)',
   codeLine(),
   '',
 ];
@@ -313,6 +360,22 @@ for (const b of benches) {
       `(files rewritten: ${lo === hi ? fmt.format(lo) : `${fmt.format(lo)}-${fmt.format(hi)}`} of ${fmt.format(total)})`,
     ),
   );
+  if (b.plain.length > 0) {
+    const differs = b.plainDiffers ?? [];
+    const speedup = median(b.plain.map((r) => r.ms)) / median(b.builds.map((r) => r.ms));
+    rows.push(
+      row(
+        `plain React ${b.label}`,
+        b.plain,
+        b.plainBytes ?? 0,
+        `(the build is ${speedup.toFixed(1)}x as fast; ${
+          differs.length === 0
+            ? 'every page the same bytes as the build'
+            : `WARNING: ${fmt.format(differs.length)} pages differ from the build, ${differs.slice(0, 3).join(', ')}`
+        })`,
+      ),
+    );
+  }
   const writeMs = median(b.floors.map((r) => r.writeMs ?? 0));
   rows.push(
     row(
@@ -410,6 +473,13 @@ async function codeId(): Promise<string> {
     .slice(0, 16);
 }
 
+/** The plain React reference, timed as a build is: the whole process, peak RSS by the hook. */
+async function plainRun(dataDir: string, outDir: string): Promise<Run> {
+  const child = await spawnNode(['--require', hookFile, plainFile, root, dataDir, outDir]);
+  const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as { maxRSS: number };
+  return { ms: child.ms, rssKb: result.maxRSS };
+}
+
 async function floorRun(list: string, outDir: string): Promise<Run> {
   const child = await spawnNode(['-e', FLOOR_CHILD, '--', list, outDir]);
   const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as {
@@ -464,6 +534,16 @@ async function listFiles(dir: string): Promise<Map<string, { size: number; mtime
   };
   await walk('');
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Which of `files` (paths under `dir`) are missing from `other` or hold other bytes there. */
+async function differentFiles(dir: string, other: string, files: string[]): Promise<string[]> {
+  const differs: string[] = [];
+  for (const rel of files) {
+    const theirs = await readFile(path.join(other, rel)).catch(() => null);
+    if (!theirs?.equals(await readFile(path.join(dir, rel)))) differs.push(rel);
+  }
+  return differs;
 }
 
 /** Median ms from process start to the first page rendered, over the runs that rendered one. */
