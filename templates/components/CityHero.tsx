@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Memo } from '../../src/render/fragments.js';
 import { Icon } from './Icon.js';
 
 /** A hero with the page heading and promises on one side and a form on the other. */
@@ -17,21 +18,27 @@ export function CityHero({
         <div className="hero-copy">
           <h1>{title}</h1>
           <p className="lead">{lead}</p>
-          <ul className="promise-list">
-            <li>
-              <Icon name="check" size={20} /> No upfront fees: 5-15% of the settlement, only on
-              success
-            </li>
-            <li>
-              <Icon name="check" size={20} /> A licensed adjuster responds within 24 hours
-            </li>
-            <li>
-              <Icon name="check" size={20} /> Residential claims typically resolved in 30-90 days
-            </li>
-          </ul>
+          <Memo id="hero-promises">{() => <Promises />}</Memo>
         </div>
         <div className="hero-form-card">{children}</div>
       </div>
     </section>
+  );
+}
+
+/** The same three promises on every page with a hero form: rendered once per build. */
+function Promises() {
+  return (
+    <ul className="promise-list">
+      <li>
+        <Icon name="check" size={20} /> No upfront fees: 5-15% of the settlement, only on success
+      </li>
+      <li>
+        <Icon name="check" size={20} /> A licensed adjuster responds within 24 hours
+      </li>
+      <li>
+        <Icon name="check" size={20} /> Residential claims typically resolved in 30-90 days
+      </li>
+    </ul>
   );
 }

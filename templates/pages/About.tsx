@@ -59,7 +59,7 @@ export function AboutPage(ctx: PageContext) {
         }
         tone="soft"
       >
-        <Memo id={`area-cards:${city.slug}`}>{() => <AreaCards city={city} />}</Memo>
+        <AreaCards city={city} />
       </Section>
 
       <Section id="process-title" title="Our Process">

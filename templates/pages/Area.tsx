@@ -116,11 +116,8 @@ export function AreaPage(ctx: PageContext) {
         <Accordion id="area-faq" items={faqs} />
       </Section>
 
-      <Memo id={`cta:${scopeSlug(ctx)}:${area.name}`}>
-        {() => (
-          <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={area.name} />
-        )}
-      </Memo>
+      {/* Named for this area alone: no other page would reuse it as a shared fragment. */}
+      <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={area.name} />
     </Layout>
   );
 }

@@ -34,11 +34,7 @@ export function ServicesPage(ctx: PageContext) {
         </div>
       </section>
       <Section id="cards-title" title="Claims We Handle">
-        <Memo id={`service-cards:${city.slug}`}>
-          {() => (
-            <ServiceCards cards={site.content.services.cards} scope={city.slug} place={place} />
-          )}
-        </Memo>
+        <ServiceCards cards={site.content.services.cards} scope={city.slug} place={place} />
       </Section>
       <Section id="how-title" title="How It Works" tone="soft">
         <Memo id="steps:howItWorks">{() => <Steps steps={site.content.process.howItWorks} />}</Memo>
