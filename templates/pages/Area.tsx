@@ -11,7 +11,7 @@ import { CityHero } from '../components/CityHero.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
-import { cityFaq, cityOf, localServiceJsonLd, trail } from './shared.js';
+import { cityOf, localServiceJsonLd, placeFaq, trail } from './shared.js';
 
 function CityLinks({ cities }: { cities: readonly City[] }) {
   return (
@@ -35,7 +35,7 @@ export function AreaPage(ctx: PageContext) {
   const province = city.national;
   const place = province ? area.name : `${area.name}, ${city.name}`;
   const crumbs = trail(ctx, area.name);
-  const faqs = cityFaq(ctx, place);
+  const faqs = placeFaq(ctx, place);
   const provinceCities = province ? site.cities.filter((c) => c.province === area.name) : [];
   return (
     <Layout ctx={ctx} jsonLd={localServiceJsonLd(ctx, city, crumbs, faqs)}>

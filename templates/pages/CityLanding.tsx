@@ -34,7 +34,7 @@ export function CityLandingPage(ctx: PageContext) {
   const city = cityOf(ctx);
   const kind = page.questionnaire ?? 'home';
   const heading = HEADINGS[kind](city.name);
-  const faqs = cityFaq(ctx, city.name);
+  const faqs = cityFaq(ctx);
   const crumbs = trail(ctx, kind === 'home' ? city.name : heading);
   return (
     <Layout ctx={ctx} jsonLd={localServiceJsonLd(ctx, city, crumbs, faqs)}>

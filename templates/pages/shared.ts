@@ -22,21 +22,30 @@ export function trail(ctx: PageContext, current: string): Crumb[] {
   return crumbs;
 }
 
-/** The city FAQ (SPEC §3: four items) for a place: one list per place, shared by its pages. */
-export function cityFaq(ctx: PageContext, place: string): readonly QA[] {
-  const byPlace = cityFaqsOf(ctx.site);
-  let faqs = byPlace.get(place);
+/** The city FAQ (SPEC §3: four items), naming `place`. */
+export function placeFaq(ctx: PageContext, place: string): QA[] {
+  return ctx.site.content.cityFaq.map((q) => ({
+    question: fill(q.question, place),
+    answer: fill(q.answer, place),
+  }));
+}
+
+/**
+ * A city's own FAQ, the same on its five landing pages: made once, so its JSON-LD is serialised
+ * once too. An area's FAQ is on its page alone, so it is made there and not kept for the build.
+ */
+export function cityFaq(ctx: PageContext): readonly QA[] {
+  const city = cityOf(ctx);
+  const byCity = cityFaqsOf(ctx.site);
+  let faqs = byCity.get(city);
   if (!faqs) {
-    faqs = ctx.site.content.cityFaq.map((q) => ({
-      question: fill(q.question, place),
-      answer: fill(q.answer, place),
-    }));
-    byPlace.set(place, faqs);
+    faqs = placeFaq(ctx, city.name);
+    byCity.set(city, faqs);
   }
   return faqs;
 }
 
-const cityFaqsOf = memoize((_: PageContext['site']) => new Map<string, readonly QA[]>());
+const cityFaqsOf = memoize((_: PageContext['site']) => new Map<City, readonly QA[]>());
 
 /** JSON-LD of a page offering public adjusting in one place: business, trail, service, FAQ. */
 export function localServiceJsonLd(
