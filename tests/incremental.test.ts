@@ -4,14 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { build } from '../src/build/build.js';
 import { dataCopy, FIXTURE_DATA, scanTree } from './helpers.js';
 
-const scan = scanTree;
-
 describe('incremental builds', () => {
   it('write exactly the files whose bytes change, keep the rest as they were, and equal a full build', async () => {
     const { dir, data, out } = await dataCopy(FIXTURE_DATA);
     const lastmod = '2026-11-22';
     await build({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
-    const before = await scan(out);
+    const before = await scanTree(out);
 
     // Nothing changed: nothing is written.
     const again = await build({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
@@ -20,7 +18,7 @@ describe('incremental builds', () => {
     expect(again.bytes).toBe(
       [...before.values()].reduce((n, f) => n + Buffer.from(f.bytes, 'base64').length, 0),
     );
-    const same = await scan(out);
+    const same = await scanTree(out);
     for (const [rel, f] of same)
       expect([rel, f.ino, f.mtimeMs]).toEqual([
         rel,
@@ -35,11 +33,11 @@ describe('incremental builds', () => {
       'Vancouver sits between the mountains and the sea. Atmospheric rivers bring days of rain.';
     await writeFile(file, JSON.stringify(cities));
     const result = await build({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
-    const after = await scan(out);
+    const after = await scanTree(out);
 
     const full = path.join(dir, 'full');
     await build({ dataDir: data, outDir: full, lastmod });
-    const fresh = await scan(full);
+    const fresh = await scanTree(full);
     expect([...after.keys()].sort()).toEqual([...fresh.keys()].sort());
     for (const [rel, f] of after) expect(f.bytes, rel).toBe(fresh.get(rel)?.bytes);
 
@@ -77,7 +75,7 @@ describe('incremental builds', () => {
     expect(second.rendered).toBe(first.pages);
     const full = path.join(dir, 'full');
     await build({ ...opts, outDir: full });
-    const [a, b] = [await scan(out), await scan(full)];
+    const [a, b] = [await scanTree(out), await scanTree(full)];
     for (const [rel, f] of b) expect(a.get(rel)?.bytes, rel).toBe(f.bytes);
     // A different code version renders everything again.
     expect((await build({ ...opts, codeVersion: 'other' })).rendered).toBe(first.pages);
@@ -87,12 +85,12 @@ describe('incremental builds', () => {
     const { dir, data, out } = await dataCopy(FIXTURE_DATA);
     const opts = { dataDir: data, outDir: out, lastmod: '2026-11-22', codeVersion: 'test' };
     await build(opts);
-    const before = await scan(out);
+    const before = await scanTree(out);
     await rm(path.join(out, 'toronto/about/index.html'));
     await rm(path.join(out, 'robots.txt'));
     const again = await build(opts);
     expect(again.rendered).toBe(1);
-    const after = await scan(out);
+    const after = await scanTree(out);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     for (const [rel, f] of before) expect(after.get(rel)?.bytes, rel).toBe(f.bytes);
     expect(again.bytes).toBe(
@@ -107,10 +105,12 @@ describe('incremental builds', () => {
     await writeFile(file, JSON.stringify(on));
     await build(opts);
     const slug = gone.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-    expect((await scan(out)).has(`toronto/${slug}/index.html`)).toBe(false);
+    expect((await scanTree(out)).has(`toronto/${slug}/index.html`)).toBe(false);
     await expect(readdir(path.join(out, 'toronto', slug))).rejects.toThrow();
     const full = path.join(dir, 'full');
     await build({ ...opts, outDir: full });
-    expect([...(await scan(out)).keys()].sort()).toEqual([...(await scan(full)).keys()].sort());
+    expect([...(await scanTree(out)).keys()].sort()).toEqual(
+      [...(await scanTree(full)).keys()].sort(),
+    );
   });
 });

@@ -226,7 +226,7 @@ const WORKER_SCRIPT = new URL('./render-worker.js', import.meta.url);
 const WRITE_WORKER_SCRIPT = new URL('./write-worker.js', import.meta.url);
 
 /** From this many pages to render, a thread of their own writes them (it costs about 30 ms to start). */
-export const WRITER_MIN_PAGES = 200;
+const WRITER_MIN_PAGES = 200;
 
 /** Writes go to a thread of their own when there is a core for it, unless --workers 0 says none. */
 function wantsWriterThread(options: BuildOptions, toRender: number): boolean {

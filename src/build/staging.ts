@@ -62,14 +62,6 @@ export class Staging {
     return new Staging({ outDir: out, dir, incremental }, incremental ? previous : {});
   }
 
-  get outDir(): string {
-    return this.target.outDir;
-  }
-
-  get incremental(): boolean {
-    return this.target.incremental;
-  }
-
   put(rel: string, data: string | Uint8Array): void {
     this.own.put(rel, data);
   }
