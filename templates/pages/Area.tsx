@@ -45,7 +45,7 @@ export function AreaPage(ctx: PageContext) {
         lead={
           province
             ? `Property damage in ${area.name}? Licensed public adjusters serving ${area.name} review your claim for free and negotiate with your insurer for you.`
-            : `Property damage in ${area.name}? Public adjusters serving ${area.name} and the rest of ${city.name} review your claim for free and negotiate with your insurer for you.`
+            : `Property damage in ${area.name}? Public adjusters serving ${area.name} and all of ${city.name} review your claim for free and negotiate with your insurer for you.`
         }
       >
         <Questionnaire
