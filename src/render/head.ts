@@ -1,0 +1,61 @@
+import { canonicalUrl } from '../routes.js';
+import type { PageContext } from './context.js';
+import { serializeJsonLd } from './jsonld.js';
+
+/**
+ * The document's <head>, written as text: the shell around what React renders. Every page has
+ * one, and React 19 handles each <title>, <meta> and <link> as an element it may hoist; as
+ * text the head of 3,200 pages takes a few milliseconds instead of about a seventh of the
+ * build's render time. Values are escaped as React escapes them, so the markup reads the same.
+ */
+export function documentHead(ctx: PageContext, jsonLd: readonly object[]): string {
+  const { site, page, assets } = ctx;
+  const { siteName } = site.settings;
+  // Search results show about 60-70 characters: the brand goes only where it fits.
+  const branded = `${page.title} | ${siteName}`;
+  const title = escapeHtml(page.route === 'home' || branded.length > 70 ? page.title : branded);
+  const description = escapeHtml(page.description);
+  const url = escapeHtml(canonicalUrl(site, page.path));
+  const name = escapeHtml(siteName);
+  return (
+    '<meta charset="utf-8"/>' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"/>' +
+    `<title>${title}</title>` +
+    `<meta name="description" content="${description}"/>` +
+    (page.indexable
+      ? `<link rel="canonical" href="${url}"/>`
+      : '<meta name="robots" content="noindex"/>') +
+    '<meta property="og:type" content="website"/>' +
+    `<meta property="og:site_name" content="${name}"/>` +
+    `<meta property="og:title" content="${title}"/>` +
+    `<meta property="og:description" content="${description}"/>` +
+    `<meta property="og:url" content="${url}"/>` +
+    '<meta property="og:locale" content="en_CA"/>' +
+    '<meta name="theme-color" content="#0b3b60"/>' +
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml"/>' +
+    // Marks script support before first paint, so script-only styles never flash.
+    `<script>${MARK_JS}</script>` +
+    `<link rel="stylesheet" href="${escapeHtml(assets.css)}"/>` +
+    (jsonLd.length > 0
+      ? // serializeJsonLd escapes <, > and &, so no value can close the element.
+        `<script type="application/ld+json">${serializeJsonLd(jsonLd.length === 1 ? jsonLd[0] : jsonLd)}</script>`
+      : '') +
+    `<script src="${escapeHtml(assets.js)}" defer=""></script>`
+  );
+}
+
+const MARK_JS = "document.documentElement.className+=' js'";
+
+const ESCAPES: Record<string, string> = {
+  '"': '&quot;',
+  '&': '&amp;',
+  "'": '&#x27;',
+  '<': '&lt;',
+  '>': '&gt;',
+};
+const SPECIAL = /["&'<>]/g;
+
+/** Text or an attribute value as HTML, escaped as React escapes them. */
+export function escapeHtml(text: string): string {
+  return text.replace(SPECIAL, (ch) => ESCAPES[ch] ?? ch);
+}
