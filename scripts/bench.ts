@@ -26,7 +26,7 @@
 // generator builds it (scripts/plain-react.ts: every page rendered whole with
 // renderToStaticMarkup and written with writeFileSync), and checks that its pages are the same
 // bytes as the build's. Not at 10x, where it would take minutes.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -171,6 +171,16 @@ await esbuild.build({
   banner: { js: "const __plainUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 const log = (text: string) => process.stderr.write(`${text}\n`);
+
+// NODE_EXTRA_CA_CERTS (set on this machine for its package registry) makes every Node process
+// read and parse a bundle of certificates before it runs any code: here about 50 ms, a fifth
+// of an incremental build, spent alike by the floor and the build. Nothing measured makes a TLS
+// connection, and a site owner's machine does not set it, so the children run without it; the
+// report says what it would have added.
+const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...childEnv } = process.env;
+const caCertsMs = extraCaCerts
+  ? await startCost({ ...childEnv, NODE_EXTRA_CA_CERTS: extraCaCerts })
+  : 0;
 log(`Working in ${tmp} (removed at the end${opts.keep ? ' unless --keep' : ''})`);
 /** The build or floor process running now, stopped with this script if it is interrupted. */
 let current: ChildProcess | undefined;
@@ -320,6 +330,11 @@ const lines: string[] = [
   `runs: ${benches.map((b) => `${b.label} ${b.warmup} warm-up + ${b.runs} timed`).join(', ')}; medians; wall time from spawn to exit of the whole process`,
   'file-system trap avoided: no tree is deleted before or between timed runs (each full build and floor run writes a fresh folder; incremental runs come last, rebuilding in place; cleanup only after this table)',
   `incremental: the description of ${edited.name} (${edited.id}, population ${fmt.format(edited.population)}, the median) edited, rebuilt into the same folder; rewritten = modification time changed`,
+  ...(extraCaCerts
+    ? [
+        `NODE_EXTRA_CA_CERTS is set here and left out of every child's environment: it adds ${caCertsMs.toFixed(0)} ms (median of 7) to the start of every Node process, floor and build alike, and nothing measured makes a TLS connection`,
+      ]
+    : []),
   'start-up: from the start of the build process to its first page rendered (a performance mark)',
   'floor: one plain Node process writes the same number of files, same paths and sizes, with mkdirSync/writeFileSync',
   'plain React: the same pages and assets rendered whole with renderToStaticMarkup and written with writeFileSync, one after the other (scripts/plain-react.ts)',
@@ -489,11 +504,31 @@ async function floorRun(list: string, outDir: string): Promise<Run> {
   return { ms: child.ms, rssKb: result.maxRSS, writeMs: result.writeMs };
 }
 
+/** How much longer an empty Node process takes with `env` than without NODE_EXTRA_CA_CERTS. */
+async function startCost(env: NodeJS.ProcessEnv): Promise<number> {
+  const time = (e: NodeJS.ProcessEnv) => {
+    const started = performance.now();
+    spawnSync(process.execPath, ['-e', '0'], { env: e, stdio: 'ignore' });
+    return performance.now() - started;
+  };
+  const withVar: number[] = [];
+  const without: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    withVar.push(time(env));
+    without.push(time(childEnv));
+  }
+  return median(withVar) - median(without);
+}
+
 /** Runs node with `args` in the project root; wall time from spawn to the process's exit. */
 function spawnNode(args: string[]): Promise<{ ms: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     current = child;
     let ms = 0;
     let stdout = '';
