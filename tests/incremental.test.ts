@@ -81,6 +81,47 @@ describe('incremental builds', () => {
     expect((await build({ ...opts, codeVersion: 'other' })).rendered).toBe(first.pages);
   });
 
+  it('take the nearby cities from the last build while no city moved, and measure again once one did', async () => {
+    const { dir, data, out } = await dataCopy(FIXTURE_DATA);
+    const opts = { dataDir: data, outDir: out, lastmod: '2026-11-22', codeVersion: 'test' };
+    await build(opts);
+    const nearbyOf = async (rel: string) =>
+      [...(await readFile(path.join(out, rel), 'utf8')).matchAll(/>Public adjusters in ([^<]+)</g)]
+        .map((m) => m[1])
+        .filter((name) => name !== 'Toronto');
+    const area = 'toronto/scarborough/index.html';
+    expect(await nearbyOf(area)).toEqual(['Ottawa', 'Vancouver', 'Whitehorse']);
+
+    // The lists are kept beside the output: a build that finds the cities where they were uses
+    // them as they are, here one changed by hand, when Toronto's pages render again.
+    const manifestFile = path.join(dir, '.dist.manifest.json');
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+    expect(manifest.nearby.lists.toronto).toEqual(['ottawa', 'vancouver', 'whitehorse']);
+    manifest.nearby.lists.toronto = ['whitehorse', 'vancouver', 'ottawa'];
+    await writeFile(manifestFile, JSON.stringify(manifest));
+    const file = path.join(data, 'cities/on.json');
+    const on = JSON.parse(await readFile(file, 'utf8'));
+    on[0].description = `${on[0].description} Lake-effect storms flood basements every spring.`;
+    await writeFile(file, JSON.stringify(on));
+    await build(opts);
+    expect(await nearbyOf(area)).toEqual(['Whitehorse', 'Vancouver', 'Ottawa']);
+
+    // Whitehorse moves next to Toronto: every list is measured again, and the output is a full
+    // build's.
+    const ytFile = path.join(data, 'cities/yt.json');
+    const yt = JSON.parse(await readFile(ytFile, 'utf8'));
+    yt[0].coordinates = { lat: 43.7, lng: -79.4 };
+    await writeFile(ytFile, JSON.stringify(yt));
+    const moved = await build(opts);
+    expect(await nearbyOf(area)).toEqual(['Whitehorse', 'Ottawa', 'Vancouver']);
+    expect(moved.rendered).toBeLessThan(moved.pages);
+    const full = path.join(dir, 'full');
+    await build({ ...opts, outDir: full });
+    const [a, b] = [await scanTree(out), await scanTree(full)];
+    expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
+    for (const [rel, f] of b) expect(a.get(rel)?.bytes, rel).toBe(f.bytes);
+  });
+
   it('put back a file deleted from the output, and delete one the data no longer makes', async () => {
     const { dir, data, out } = await dataCopy(FIXTURE_DATA);
     const opts = { dataDir: data, outDir: out, lastmod: '2026-11-22', codeVersion: 'test' };

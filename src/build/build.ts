@@ -3,10 +3,10 @@ import path from 'node:path';
 import { TEMPLATES, type Template } from '../../templates/pages/index.js';
 import { FragmentCache } from '../render/fragments.js';
 import { renderPageBytes } from '../render/render.js';
-import { buildPages, type Page, ROUTES, type Route, type RouteId } from '../routes.js';
+import { buildPages, NEARBY, type Page, ROUTES, type Route, type RouteId } from '../routes.js';
 import { loadSite } from '../site/load.js';
 import type { Site } from '../site/model.js';
-import { allCities, topCities } from '../site/model.js';
+import { allCities, nearbySlugs, restoreNearby, topCities } from '../site/model.js';
 import { loadClient, siteAssets } from './assets.js';
 import {
   Fingerprints,
@@ -117,6 +117,14 @@ async function buildWith(
     files: {},
     sitemap: { key: '', files: [] },
   };
+  // Which cities are near which depends on their slugs, places, populations and order alone:
+  // while none of that changed, the last build's lists are taken rather than measured again.
+  const nearbyKey = hash([
+    NEARBY,
+    site.cities.map((c) => [c.slug, c.coordinates.lat, c.coordinates.lng, c.population]),
+  ]);
+  const nearby = reusable?.nearby;
+  if (nearby?.key === nearbyKey) restoreNearby(site, NEARBY, nearby.lists);
 
   const fragments = new FragmentCache();
   const staging = Staging.open(options.outDir, previous?.files ?? null);
@@ -196,6 +204,7 @@ async function buildWith(
           return s.file;
         });
     staging.put('robots.txt', robotsTxt(site));
+    manifest.nearby = { key: nearbyKey, lists: nearbySlugs(site, NEARBY) };
     manifest.files = staging.written();
     removeManifest(options.outDir);
     staging.commit();

@@ -15,6 +15,8 @@ export interface Manifest {
   files: Record<string, number>;
   /** The sitemap's inputs, and the files it made. */
   sitemap: { key: string; files: string[] };
+  /** Every city's nearby cities, and what they were measured from (see restoreNearby). */
+  nearby?: { key: string; lists: Record<string, string[]> };
 }
 
 export const hash = (value: unknown) =>

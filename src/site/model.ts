@@ -132,3 +132,35 @@ export function nearbyCities(site: Site, city: City, n: number): readonly City[]
   }
   return list;
 }
+
+/** Every city's nearby list by slug: a build keeps them so that the next need not measure. */
+export function nearbySlugs(site: Site, n: number): Record<string, string[]> {
+  const lists: Record<string, string[]> = {};
+  for (const city of site.cities) lists[city.slug] = nearbyCities(site, city, n).map((c) => c.slug);
+  return lists;
+}
+
+/**
+ * Takes the lists `nearbySlugs` gave for a site with the same cities in the same order, at the
+ * same places and with the same populations (all that the lists depend on: the caller checks
+ * it). Measuring every city against every other is most of what an incremental build spends
+ * on deciding which pages changed. A list naming a city that is not there is left out, and
+ * measured again when asked for.
+ */
+export function restoreNearby(
+  site: Site,
+  n: number,
+  lists: Readonly<Record<string, readonly string[]>>,
+): void {
+  let bySite = nearbyMemo.get(site);
+  if (!bySite) {
+    bySite = new Map();
+    nearbyMemo.set(site, bySite);
+  }
+  const bySlug = new Map(site.cities.map((c) => [c.slug, c]));
+  for (const [slug, slugs] of Object.entries(lists)) {
+    const cities = slugs.map((s) => bySlug.get(s));
+    if (bySlug.has(slug) && cities.every((c) => c !== undefined))
+      bySite.set(`${slug}:${n}`, cities as City[]);
+  }
+}
