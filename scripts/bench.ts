@@ -9,7 +9,7 @@
 //
 // Every figure is a whole child process, timed from spawn to exit, as a site owner runs it:
 // `node bin/claimsite.cjs generate --data D --out O --quiet`, with one addition, a tiny module
-// preloaded by `--import` that prints process.resourceUsage().maxRSS when the process exits. So
+// preloaded by `--require` that prints process.resourceUsage().maxRSS when the process exits. So
 // one run gives both the wall time and the peak RSS (a 10x build need not run twice), and the
 // child is the real entry with whatever it sets up (NODE_ENV=production, say), not a copy of it
 // that could drift. The RSS equals /usr/bin/time's %M for the same process; the preload
@@ -21,6 +21,10 @@
 // not exist yet (<tmp>/1x/build-1, build-2, ..., floor-1, ...); the incremental runs, which
 // rebuild in place and delete only the files they replace, come after every full build and
 // floor run; the whole temporary folder is removed only at the very end, after the table.
+// A run also leaves the kernel writing its files out for seconds after it exits (a 10x build,
+// 650 MB), which slowed whatever ran next by up to a third here: before each timed process the
+// script waits for `sync`, so that each one starts on a settled file system, as a build run on
+// its own does.
 //
 // At 1x it also times a reference on the same runs: the same site built as a plain React
 // generator builds it (scripts/plain-react.ts: every page rendered whole with
@@ -328,7 +332,7 @@ const lines: string[] = [
     `${os.platform()} ${os.release()}, ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   `load average (1 min) at start ${loadAtStart[0]?.toFixed(2)}, at end ${loadAtEnd[0]?.toFixed(2)}`,
   `runs: ${benches.map((b) => `${b.label} ${b.warmup} warm-up + ${b.runs} timed`).join(', ')}; medians; wall time from spawn to exit of the whole process`,
-  'file-system trap avoided: no tree is deleted before or between timed runs (each full build and floor run writes a fresh folder; incremental runs come last, rebuilding in place; cleanup only after this table)',
+  'file-system trap avoided: no tree is deleted before or between timed runs (each full build and floor run writes a fresh folder; incremental runs come last, rebuilding in place; cleanup only after this table); each timed process starts after `sync`',
   `incremental: the description of ${edited.name} (${edited.id}, population ${fmt.format(edited.population)}, the median) edited, rebuilt into the same folder; rewritten = modification time changed`,
   ...(extraCaCerts
     ? [
@@ -522,6 +526,9 @@ async function startCost(env: NodeJS.ProcessEnv): Promise<number> {
 
 /** Runs node with `args` in the project root; wall time from spawn to the process's exit. */
 function spawnNode(args: string[]): Promise<{ ms: number; stdout: string }> {
+  // Not timed: what earlier runs wrote reaches the disk first (where there is no `sync`, the
+  // run simply starts).
+  spawnSync('sync', { stdio: 'ignore' });
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, args, {
