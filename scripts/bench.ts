@@ -22,9 +22,8 @@
 // rebuild in place and delete only the files they replace, come after every full build and
 // floor run; the whole temporary folder is removed only at the very end, after the table.
 // A run also leaves the kernel writing its files out for seconds after it exits (a 10x build,
-// 650 MB), which slowed whatever ran next by up to a third here: before each timed process the
-// script waits for `sync`, so that each one starts on a settled file system, as a build run on
-// its own does.
+// 650 MB): before each timed process the script waits for `sync`, so that no run is timed while
+// the kernel is still writing out the one before.
 //
 // At 1x it also times a reference on the same runs: the same site built as a plain React
 // generator builds it (scripts/plain-react.ts: every page rendered whole with
