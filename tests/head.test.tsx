@@ -1,7 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { escapeHtml } from '../src/html.js';
 import type { PageContext } from '../src/render/context.js';
-import { documentHead, escapeHtml } from '../src/render/head.js';
+import { documentHead } from '../src/render/head.js';
 import { serializeJsonLd } from '../src/render/jsonld.js';
 import { buildPages, canonicalUrl, type Page } from '../src/routes.js';
 import { loadSite } from '../src/site/load.js';

@@ -6,7 +6,7 @@ import { renderPageBytes } from '../render/render.js';
 import { buildPages, NEARBY, type Page, ROUTES, type Route, type RouteId } from '../routes.js';
 import { loadSite } from '../site/load.js';
 import type { Site } from '../site/model.js';
-import { allCities, nearbySlugs, restoreNearby, topCities } from '../site/model.js';
+import { allCities, nearbyInputs, nearbySlugs, restoreNearby, topCities } from '../site/model.js';
 import { loadClient, siteAssets } from './assets.js';
 import {
   Fingerprints,
@@ -117,12 +117,8 @@ async function buildWith(
     files: {},
     sitemap: { key: '', files: [] },
   };
-  // Which cities are near which depends on their slugs, places, populations and order alone:
-  // while none of that changed, the last build's lists are taken rather than measured again.
-  const nearbyKey = hash([
-    NEARBY,
-    site.cities.map((c) => [c.slug, c.coordinates.lat, c.coordinates.lng, c.population]),
-  ]);
+  // While no city moved, the last build's nearby lists are taken rather than measured again.
+  const nearbyKey = hash([NEARBY, nearbyInputs(site)]);
   const nearby = reusable?.nearby;
   if (nearby?.key === nearbyKey) restoreNearby(site, NEARBY, nearby.lists);
 

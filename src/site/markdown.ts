@@ -1,8 +1,6 @@
 import { Marked } from 'marked';
 import { parse as parseYaml } from 'yaml';
-
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { escapeHtml } from '../html.js';
 
 let marked: Marked | undefined;
 const rendered = new Map<string, string>();

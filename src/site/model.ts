@@ -141,8 +141,15 @@ export function nearbySlugs(site: Site, n: number): Record<string, string[]> {
 }
 
 /**
- * Takes the lists `nearbySlugs` gave for a site with the same cities in the same order, at the
- * same places and with the same populations (all that the lists depend on: the caller checks
+ * All that `nearbyCities` reads: the cities in order, with their slugs, places and populations.
+ * Lists made from equal inputs are equal.
+ */
+export function nearbyInputs(site: Site): unknown {
+  return site.cities.map((c) => [c.slug, c.coordinates.lat, c.coordinates.lng, c.population]);
+}
+
+/**
+ * Takes the lists `nearbySlugs` gave for a site with the same `nearbyInputs` (the caller checks
  * it). Measuring every city against every other is most of what an incremental build spends
  * on deciding which pages changed. A list naming a city that is not there is left out, and
  * measured again when asked for.
