@@ -201,9 +201,8 @@ async function buildWith(
         });
     staging.put('robots.txt', robotsTxt(site));
     manifest.nearby = { key: nearbyKey, lists: nearbySlugs(site, NEARBY) };
-    manifest.files = staging.written();
     removeManifest(options.outDir);
-    staging.commit();
+    manifest.files = staging.commit();
     writeManifest(options.outDir, manifest);
   } catch (err) {
     // The other threads stop at their next page (the queue is stopped); the staging folder goes

@@ -102,8 +102,8 @@ export class Staging {
     return this.all().reduce((n, f) => n + f.changed, 0);
   }
 
-  /** Every file of the new output so far, and its size. */
-  written(): Record<string, number> {
+  /** Every file of the new output, and its size. */
+  private written(): Record<string, number> {
     const files: Record<string, number> = {};
     for (const staged of this.all()) {
       for (const [i, rel] of staged.paths.entries()) {
@@ -114,14 +114,17 @@ export class Staging {
     return files;
   }
 
-  /** Makes the new output the output, deleting the previous output's files it no longer has. */
-  commit(): void {
+  /**
+   * Makes the new output the output, deleting the previous output's files it no longer has, and
+   * returns its files and their sizes.
+   */
+  commit(): Record<string, number> {
     const { outDir, dir, incremental } = this.target;
+    const files = this.written();
     if (!incremental) {
       swapTrees(dir, outDir);
-      return;
+      return files;
     }
-    const files = this.written();
     const journal: Journal = {
       staging: path.basename(dir),
       moves: this.all().flatMap((f) => f.moves),
@@ -140,6 +143,7 @@ export class Staging {
     this.decided = true;
     syncDir(path.dirname(outDir));
     applyJournal(outDir, journal);
+    return files;
   }
 
   /** Drops what was staged, unless the commit was decided: then `recoverOutput` completes it. */
