@@ -3,6 +3,7 @@ import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
 import { allCities, nearbyCities, topCities } from './site/model.js';
 import { CLAIM_TYPES, type ClaimType, QUESTIONNAIRE_PAGES } from './site/segments.js';
+import { fileForPath, links, type TopPage } from './urls.js';
 
 export type ChangeFreq = 'daily' | 'weekly' | 'monthly';
 
@@ -56,8 +57,6 @@ export interface Route {
   id: RouteId;
   /** null: not in sitemap.xml and marked noindex. */
   sitemap: { priority: number; changefreq: ChangeFreq } | null;
-  /** Written to this file instead of {path}/index.html. */
-  file?: string;
   pages(site: Site): PageInput[];
   /**
    * The city data a page reads, for incremental builds: a page whose inputs did not change is
@@ -105,8 +104,8 @@ export const CLAIM_TYPE_NAMES: Record<ClaimType, string> = {
   other: 'Other Damage Claims',
 };
 
-const site1 = (path: string, title: string, description: string) => () => [
-  { path, title, description },
+const site1 = (name: TopPage, title: string, description: string) => () => [
+  { path: links.page(name), title, description },
 ];
 
 const perCity = (fn: (c: City) => PageInput | PageInput[]) => (site: Site) =>
@@ -123,7 +122,7 @@ export const ROUTES: Route[] = [
     reads: (_, site) => summary(topCities(site, 6)),
     pages: (site) => [
       {
-        path: '/',
+        path: links.home,
         title: `${site.settings.siteName}: Licensed Public Adjusters Across Canada`,
         description:
           'Fire, water, storm or theft damage? Get a free property damage assessment from licensed Canadian public adjusters. No upfront fees.',
@@ -135,7 +134,7 @@ export const ROUTES: Route[] = [
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
     pages: site1(
-      '/about',
+      'about',
       'About Our Public Adjusters',
       'Who we are: licensed public adjusters who represent Canadian policyholders, not insurers, on fire, water, storm and theft claims.',
     ),
@@ -145,7 +144,7 @@ export const ROUTES: Route[] = [
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
     pages: site1(
-      '/services',
+      'services',
       'Insurance Claim Services',
       'Residential, commercial, fire, flood, wind and storm, and other damage claims handled by licensed public adjusters across Canada.',
     ),
@@ -155,7 +154,7 @@ export const ROUTES: Route[] = [
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'weekly' },
     pages: site1(
-      '/faq',
+      'faq',
       'Public Adjuster FAQ',
       'Answers about public adjusters in Canada: what they do, the 5-15% fee paid only on success, how long claims take and what to prepare.',
     ),
@@ -165,7 +164,7 @@ export const ROUTES: Route[] = [
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
     pages: site1(
-      '/contact',
+      'contact',
       'Contact Us',
       'Call 1-888-339-9809 any time, day or night, or send us a message. A team member responds within 24 hours.',
     ),
@@ -175,7 +174,7 @@ export const ROUTES: Route[] = [
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
     pages: site1(
-      '/privacy',
+      'privacy',
       'Privacy Policy',
       'How we collect, use, share and protect the personal information you give us when you ask for help with an insurance claim.',
     ),
@@ -185,7 +184,7 @@ export const ROUTES: Route[] = [
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
     pages: site1(
-      '/terms',
+      'terms',
       'Terms of Service',
       'The terms for using this website and our public adjusting services: fees only on a successful settlement, liability and disputes.',
     ),
@@ -195,7 +194,7 @@ export const ROUTES: Route[] = [
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'weekly' },
     pages: site1(
-      '/blog',
+      'blog',
       'Insurance Claim Guides and Articles',
       'Practical guides for Canadian property owners: what to do after a flood or fire, how claims work and how a public adjuster is paid.',
     ),
@@ -206,7 +205,7 @@ export const ROUTES: Route[] = [
     sitemap: { priority: 0.7, changefreq: 'monthly' },
     pages: (site) =>
       site.content.posts.map((post) => ({
-        path: `/blog/${post.slug}`,
+        path: links.post(post),
         title: post.title,
         description: post.description,
         post,
@@ -216,7 +215,7 @@ export const ROUTES: Route[] = [
     id: 'sitemap',
     sitemap: null,
     pages: site1(
-      '/sitemap',
+      'sitemap',
       'Sitemap',
       'Every city and page of the site, grouped by province and territory, with links to find public adjusters near you.',
     ),
@@ -226,7 +225,7 @@ export const ROUTES: Route[] = [
     reads: none,
     sitemap: null,
     pages: site1(
-      '/confirmation',
+      'confirmation',
       'Thank You',
       'Thank you for your claim request. A team member will contact you within 24 hours.',
     ),
@@ -236,7 +235,7 @@ export const ROUTES: Route[] = [
     reads: none,
     sitemap: null,
     pages: site1(
-      '/form-error',
+      'form-error',
       'We Could Not Send Your Request',
       'Your request could not be sent. Go back to the form to try again, or call us any time.',
     ),
@@ -245,15 +244,20 @@ export const ROUTES: Route[] = [
     id: 'not-found',
     reads: none,
     sitemap: null,
-    file: '404.html',
-    pages: site1('/404', 'Page Not Found', 'The page you asked for does not exist.'),
+    pages: () => [
+      {
+        path: links.notFound,
+        title: 'Page Not Found',
+        description: 'The page you asked for does not exist.',
+      },
+    ],
   },
   {
     id: 'city-home',
     reads: ownCity,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     pages: perCity((c) => ({
-      path: `/${c.slug}`,
+      path: links.city(c),
       title: `${c.name} Public Adjusters: Insurance Claim Help`,
       description: `Property damage in ${where(c)}? Licensed public adjusters assess your loss and deal with your insurer. Free assessment, no upfront fees.`,
       city: c,
@@ -264,7 +268,7 @@ export const ROUTES: Route[] = [
     reads: ownCityButDescription,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     pages: perCity((c) => ({
-      path: `/${c.slug}/about`,
+      path: links.cityPage(c, 'about'),
       title: `About Our Public Adjusters in ${c.name}`,
       description: `Meet the licensed public adjusters serving ${where(c)}: our services, service areas, results and what our clients say.`,
       city: c,
@@ -276,7 +280,7 @@ export const ROUTES: Route[] = [
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     pages: perCity((c) =>
       QUESTIONNAIRE_PAGES.map((q) => ({
-        path: `/${c.slug}/${q}`,
+        path: links.cityPage(c, q),
         title: QUESTIONNAIRE_TITLES[q](c),
         description: questionnaireDescription(q, c),
         city: c,
@@ -289,7 +293,7 @@ export const ROUTES: Route[] = [
     reads: ownCityButDescription,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     pages: perCity((c) => ({
-      path: `/${c.slug}/services`,
+      path: links.cityPage(c, 'services'),
       title: `Insurance Claim Services in ${c.name}`,
       description: `Residential, commercial, fire, flood, storm and other damage claims in ${where(c)}, handled by licensed public adjusters.`,
       city: c,
@@ -301,7 +305,7 @@ export const ROUTES: Route[] = [
     sitemap: { priority: 0.7, changefreq: 'monthly' },
     pages: perCity((c) =>
       CLAIM_TYPES.map(({ type, segment }) => ({
-        path: `/${c.slug}/${segment}`,
+        path: links.cityPage(c, segment),
         title: `${CLAIM_TYPE_NAMES[type]} in ${c.name}`,
         description: `${CLAIM_TYPE_NAMES[type]} in ${where(c)}: how a public adjuster documents your loss and negotiates a fair settlement. Free assessment.`,
         city: c,
@@ -318,7 +322,7 @@ export const ROUTES: Route[] = [
     sitemap: { priority: 0.6, changefreq: 'monthly' },
     pages: perCity((c) =>
       c.areas.map((a) => ({
-        path: `/${c.slug}/${a.slug}`,
+        path: links.cityPage(c, a),
         title: c.national
           ? `Public Adjusters in ${a.name}`
           : `Public Adjusters in ${a.name}, ${c.name}`,
@@ -346,24 +350,14 @@ function questionnaireDescription(q: QuestionnaireKind, c: City): string {
   }
 }
 
-/** Canonical path to output file: /a/b -> a/b/index.html, / -> index.html. */
-export function fileForPath(p: string): string {
-  return p === '/' ? 'index.html' : `${p.slice(1)}/index.html`;
-}
-
 export function buildPages(site: Site, routes: readonly Route[] = ROUTES): Page[] {
   return routes.flatMap((route) =>
     route.pages(site).map((input) => ({
       ...input,
       route: route.id,
-      file: route.file ?? fileForPath(input.path),
+      file: fileForPath(input.path),
       indexable: route.sitemap !== null,
       sitemap: route.sitemap,
     })),
   );
-}
-
-/** Absolute canonical URL: base URL plus path, never a trailing slash except for `/`. */
-export function canonicalUrl(site: Site, p: string): string {
-  return `${site.settings.baseUrl}${p === '/' ? '/' : p.replace(/\/+$/, '')}`;
 }

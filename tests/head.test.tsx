@@ -4,8 +4,9 @@ import { escapeHtml } from '../src/html.js';
 import type { PageContext } from '../src/render/context.js';
 import { documentHead } from '../src/render/head.js';
 import { serializeJsonLd } from '../src/render/jsonld.js';
-import { buildPages, canonicalUrl, type Page } from '../src/routes.js';
+import { buildPages, type Page } from '../src/routes.js';
 import { loadSite } from '../src/site/load.js';
+import { absoluteUrl } from '../src/urls.js';
 import { BUNDLED_DATA } from './helpers.js';
 
 const site = await loadSite(BUNDLED_DATA);
@@ -24,7 +25,7 @@ function reactHead(ctx: PageContext, jsonLd: readonly object[]): string {
   const { siteName } = site.settings;
   const branded = `${page.title} | ${siteName}`;
   const title = page.route === 'home' || branded.length > 70 ? page.title : branded;
-  const url = canonicalUrl(site, page.path);
+  const url = absoluteUrl(site.settings.baseUrl, page.path);
   const html = renderToStaticMarkup(
     <html lang="en-CA">
       <head>
@@ -41,7 +42,7 @@ function reactHead(ctx: PageContext, jsonLd: readonly object[]): string {
         <meta property="og:site_name" content={siteName} />
         <meta property="og:title" content={title} />
         <meta property="og:description" content={page.description} />
-        <meta property="og:url" content={url} />
+        {page.indexable && <meta property="og:url" content={url} />}
         <meta property="og:locale" content="en_CA" />
         <meta name="theme-color" content="#0b3b60" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
@@ -74,13 +75,13 @@ describe('the document head, written as text', () => {
   it('is the markup React writes for the same elements, on every kind of page', () => {
     for (const path of [
       '/',
-      '/toronto',
-      '/st-johns/public-adjusters',
-      '/val-dor/about',
-      '/montreal/cote-des-neiges',
-      '/sitemap',
-      '/confirmation',
-      '/404',
+      '/toronto/',
+      '/st-johns/public-adjusters/',
+      '/val-dor/about/',
+      '/montreal/cote-des-neiges/',
+      '/sitemap/',
+      '/confirmation/',
+      '/404.html',
     ]) {
       const ctx = ctxFor(pageAt(path));
       expect(documentHead(ctx, jsonLd), path).toBe(reactHead(ctx, jsonLd));
@@ -93,7 +94,7 @@ describe('the document head, written as text', () => {
 
   it('escapes text and attribute values from the data, as React does', () => {
     const page: Page = {
-      ...pageAt('/toronto'),
+      ...pageAt('/toronto/'),
       title: `Fire "damage" & <script>alert('x')</script>`,
       description: `It's < 5 & > 2 "quoted"`,
       path: `/toronto/"><script>`,

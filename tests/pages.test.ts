@@ -37,33 +37,33 @@ describe('shared layout', () => {
     const nav = home.querySelector('header nav');
     expect(nav?.querySelectorAll('ul a').map((a) => [text(a), a.getAttribute('href')])).toEqual([
       ['Home', '/'],
-      ['About', '/canada/about'],
-      ['Services', '/canada/services'],
-      ['FAQ', '/faq'],
-      ['Contact', '/contact'],
+      ['About', '/canada/about/'],
+      ['Services', '/canada/services/'],
+      ['FAQ', '/faq/'],
+      ['Contact', '/contact/'],
     ]);
     expect(nav?.querySelector('a[href="tel:+18883399809"]')?.textContent).toBe('1-888-339-9809');
     expect(text(nav?.querySelector('a.button'))).toBe('Free Claim Assessment');
-    const toronto = render('/toronto/fire-damage-claims');
+    const toronto = render('/toronto/fire-damage-claims/');
     expect(hrefs(toronto, 'header nav ul a')).toEqual([
       '/',
-      '/toronto/about',
-      '/toronto/services',
-      '/faq',
-      '/contact',
+      '/toronto/about/',
+      '/toronto/services/',
+      '/faq/',
+      '/contact/',
     ]);
     for (const sitePage of [
-      '/services',
-      '/about',
-      '/faq',
-      '/contact',
-      '/privacy',
-      '/terms',
-      '/sitemap',
+      '/services/',
+      '/about/',
+      '/faq/',
+      '/contact/',
+      '/privacy/',
+      '/terms/',
+      '/sitemap/',
     ]) {
       expect(hrefs(render(sitePage), 'header nav ul a').slice(1, 3), sitePage).toEqual([
-        '/canada/about',
-        '/canada/services',
+        '/canada/about/',
+        '/canada/services/',
       ]);
     }
   });
@@ -91,44 +91,44 @@ describe('shared layout', () => {
         'top-adjusters',
         'claims-offices',
       ]) {
-        expect(links, `${path} ${seg}`).toContain(`/${scope}/${seg}`);
+        expect(links, `${path} ${seg}`).toContain(`/${scope}/${seg}/`);
       }
       for (const l of [
-        '/privacy',
-        '/terms',
-        '/sitemap',
-        '/canada/public-adjusters',
-        '/blog',
-        '/faq',
-        '/contact',
+        '/privacy/',
+        '/terms/',
+        '/sitemap/',
+        '/canada/public-adjusters/',
+        '/blog/',
+        '/faq/',
+        '/contact/',
       ])
         expect(links).toContain(l);
       const cities = links.filter(
         (l) =>
-          /^\/[a-z-]+\/public-adjusters$/.test(l ?? '') &&
-          l !== `/${scope}/public-adjusters` &&
-          l !== '/canada/public-adjusters',
+          /^\/[a-z-]+\/public-adjusters\/$/.test(l ?? '') &&
+          l !== `/${scope}/public-adjusters/` &&
+          l !== '/canada/public-adjusters/',
       );
       expect(cities).toEqual([
-        '/toronto/public-adjusters',
-        '/montreal/public-adjusters',
-        '/calgary/public-adjusters',
-        '/ottawa/public-adjusters',
+        '/toronto/public-adjusters/',
+        '/montreal/public-adjusters/',
+        '/calgary/public-adjusters/',
+        '/ottawa/public-adjusters/',
       ]);
     };
     check('/', 'canada');
-    check('/faq', 'canada');
-    check('/vancouver/about', 'vancouver');
+    check('/faq/', 'canada');
+    check('/vancouver/about/', 'vancouver');
   });
 
   it('gives every page one h1, lang en-CA, a title, a description and Open Graph tags', () => {
     for (const p of [
       '/',
-      '/toronto',
-      '/toronto/scarborough',
-      '/faq',
-      '/blog/after-a-house-fire',
-      '/confirmation',
+      '/toronto/',
+      '/toronto/scarborough/',
+      '/faq/',
+      '/blog/after-a-house-fire/',
+      '/confirmation/',
     ]) {
       const root = render(p);
       expect(root.querySelectorAll('h1'), p).toHaveLength(1);
@@ -163,15 +163,15 @@ describe('home page', () => {
     for (const card of cards) {
       const slug = slugify(text(card.querySelector('h3')));
       expect(hrefs(card, '.link-list a')).toEqual([
-        `/${slug}/public-adjusters`,
-        `/${slug}/top-adjusters`,
-        `/${slug}/claims-offices`,
-        `/${slug}/free-consultation`,
+        `/${slug}/public-adjusters/`,
+        `/${slug}/top-adjusters/`,
+        `/${slug}/claims-offices/`,
+        `/${slug}/free-consultation/`,
       ]);
     }
   });
   it('ends with a call to action and carries the business JSON-LD with the toll-free phone', () => {
-    expect(root.querySelector('.cta a[href="/canada/free-consultation"]')).not.toBeNull();
+    expect(root.querySelector('.cta a[href="/canada/free-consultation/"]')).not.toBeNull();
     const business = jsonLd(root).find((d) => d['@type'] === 'ProfessionalService');
     expect(business.telephone).toBe('+1-888-339-9809');
   });
@@ -179,14 +179,14 @@ describe('home page', () => {
 
 describe('city pages', () => {
   it('city home: questionnaire, How It Works, intro, neighbourhood chips, four FAQs, call to action', () => {
-    const root = render('/toronto');
+    const root = render('/toronto/');
     const toronto = site.bySlug.get('toronto');
     expect(root.querySelector('form[data-questionnaire]')?.getAttribute('action')).toBe(
       '/api/lead',
     );
     expect(root.querySelectorAll('#how-title ~ .steps > li')).toHaveLength(3);
     expect(text(root.querySelector('.prose p'))).toBe(toronto?.description);
-    expect(hrefs(root, '.chips a')).toEqual(toronto?.areas.map((a) => `/toronto/${a.slug}`));
+    expect(hrefs(root, '.chips a')).toEqual(toronto?.areas.map((a) => `/toronto/${a.slug}/`));
     const faq = root.querySelectorAll('.accordion-heading button').map(text);
     expect(faq).toHaveLength(4);
     expect(faq.join(' ')).toContain('Toronto');
@@ -196,7 +196,7 @@ describe('city pages', () => {
   });
 
   it('canada/public-adjusters has no neighbourhood chips', () => {
-    const root = render('/canada/public-adjusters');
+    const root = render('/canada/public-adjusters/');
     expect(text(root.querySelector('h1'))).toBe('Public Adjusters in Canada');
     expect(root.querySelector('.chips')).toBeNull();
     const service = jsonLd(root).find((d) => d['@type'] === 'Service');
@@ -208,7 +208,7 @@ describe('city pages', () => {
   });
 
   it('a city service area is a 50 km circle around the city', () => {
-    const service = jsonLd(render('/calgary/public-adjusters')).find(
+    const service = jsonLd(render('/calgary/public-adjusters/')).find(
       (d) => d['@type'] === 'Service',
     );
     const calgary = site.bySlug.get('calgary');
@@ -229,22 +229,22 @@ describe('city pages', () => {
   });
 
   it('questionnaire pages carry the spec titles', () => {
-    expect(text(render('/toronto/top-adjusters').querySelector('h1'))).toBe(
+    expect(text(render('/toronto/top-adjusters/').querySelector('h1'))).toBe(
       'Top-Rated Public Adjusters in Toronto',
     );
-    expect(text(render('/toronto/claims-offices').querySelector('h1'))).toBe(
+    expect(text(render('/toronto/claims-offices/').querySelector('h1'))).toBe(
       'Claims Offices in Toronto',
     );
-    expect(text(render('/toronto/free-consultation').querySelector('h1'))).toBe(
+    expect(text(render('/toronto/free-consultation/').querySelector('h1'))).toBe(
       'Free Insurance Claim Assessment in Toronto',
     );
     expect(
-      render('/toronto/top-adjusters').querySelector('form[data-questionnaire]'),
+      render('/toronto/top-adjusters/').querySelector('form[data-questionnaire]'),
     ).not.toBeNull();
   });
 
   it('city about: six service types, the statistics, area cards, process, testimonials', () => {
-    const root = render('/halifax/about');
+    const root = render('/halifax/about/');
     expect(root.querySelectorAll('#types-title ~ .card-grid > li')).toHaveLength(6);
     expect(
       root
@@ -256,12 +256,12 @@ describe('city pages', () => {
       ['24/7', 'Emergency Response'],
     ]);
     const halifax = site.bySlug.get('halifax');
-    expect(hrefs(root, '.area-card')).toEqual(halifax?.areas.map((a) => `/halifax/${a.slug}`));
+    expect(hrefs(root, '.area-card')).toEqual(halifax?.areas.map((a) => `/halifax/${a.slug}/`));
     expect(root.querySelectorAll('#process-title ~ .steps > li').length).toBeGreaterThanOrEqual(3);
   });
 
   it('testimonials: six, rated 5, duplicated for looping, with the percentage increase formula', () => {
-    const root = render('/toronto/about');
+    const root = render('/toronto/about/');
     const lists = root.querySelectorAll('.carousel-list');
     expect(lists).toHaveLength(2);
     expect(lists[1]?.getAttribute('aria-hidden')).toBe('true');
@@ -288,8 +288,8 @@ describe('city pages', () => {
 
   it('services: six cards with the spec titles, four features each, linking to claim-type pages', () => {
     for (const [path, scope] of [
-      ['/services', 'canada'],
-      ['/regina/services', 'regina'],
+      ['/services/', 'canada'],
+      ['/regina/services/', 'regina'],
     ] as const) {
       const root = render(path);
       const cards = root.querySelectorAll('.service-card');
@@ -310,7 +310,7 @@ describe('city pages', () => {
           'flood-damage-claims',
           'storm-damage-claims',
           'other-damage-claims',
-        ].map((s) => `/${scope}/${s}`),
+        ].map((s) => `/${scope}/${s}/`),
       );
     }
   });
@@ -325,7 +325,7 @@ describe('city pages', () => {
       'storm-damage-claims',
       'other-damage-claims',
     ]) {
-      const root = render(`/winnipeg/${seg}`);
+      const root = render(`/winnipeg/${seg}/`);
       expect(
         root.querySelector('form[data-questionnaire] input[name="form"]')?.getAttribute('value'),
       ).toBe('assessment');
@@ -345,31 +345,31 @@ describe('city pages', () => {
   });
 
   it('area pages: the form, nearby cities and FAQs, naming the area and the city', () => {
-    const root = render('/toronto/scarborough');
+    const root = render('/toronto/scarborough/');
     expect(text(root.querySelector('h1'))).toBe('Public Adjusters in Scarborough, Toronto');
     expect(root.querySelector('form[data-questionnaire]')).not.toBeNull();
     const nearby = hrefs(root, '.city-links a');
     expect(nearby).toHaveLength(6);
-    expect(nearby).not.toContain('/toronto/public-adjusters');
+    expect(nearby).not.toContain('/toronto/public-adjusters/');
     expect(nearby[0]).toMatch(
-      /^\/(mississauga|markham|vaughan|richmond-hill|pickering)\/public-adjusters$/,
+      /^\/(mississauga|markham|vaughan|richmond-hill|pickering)\/public-adjusters\/$/,
     );
     expect(root.querySelectorAll('.accordion-item')).toHaveLength(4);
     expect(text(root.querySelector('#faq-title')?.parentNode)).toContain('Scarborough, Toronto');
   });
 
   it('province pages under canada list the province cities', () => {
-    const root = render('/canada/saskatchewan');
+    const root = render('/canada/saskatchewan/');
     expect(text(root.querySelector('h1'))).toBe('Public Adjusters in Saskatchewan');
     expect(hrefs(root, '.city-links a')).toEqual(
-      site.cities.filter((c) => c.provinceCode === 'SK').map((c) => `/${c.slug}/public-adjusters`),
+      site.cities.filter((c) => c.provinceCode === 'SK').map((c) => `/${c.slug}/public-adjusters/`),
     );
   });
 });
 
 describe('site pages', () => {
   it('/faq: five accordion groups and FAQPage JSON-LD in the head', () => {
-    const root = render('/faq');
+    const root = render('/faq/');
     expect(root.querySelectorAll('.accordion')).toHaveLength(5);
     expect(
       root
@@ -389,7 +389,7 @@ describe('site pages', () => {
   });
 
   it('/contact: phone 24/7, e-mail, hours, service areas, reasons and a message form', () => {
-    const root = render('/contact');
+    const root = render('/contact/');
     const all = text(root);
     for (const t of [
       'Phone Support 24/7',
@@ -412,7 +412,7 @@ describe('site pages', () => {
   });
 
   it('/privacy: seven sections, last updated 14 March 2024, privacy e-mail and phone', () => {
-    const root = render('/privacy');
+    const root = render('/privacy/');
     expect(text(root)).toContain('Last updated 14 March 2024');
     expect(root.querySelectorAll('.prose h2').map(text)).toEqual([
       'Information We Collect',
@@ -428,7 +428,7 @@ describe('site pages', () => {
   });
 
   it('/terms: last updated March 14, 2024, fees only on success, negotiation then mediation then arbitration', () => {
-    const root = render('/terms');
+    const root = render('/terms/');
     const main = text(root.querySelector('main'));
     expect(main).toContain('Last updated March 14, 2024');
     expect(main).toMatch(/no upfront fees/i);
@@ -437,7 +437,7 @@ describe('site pages', () => {
   });
 
   it('/sitemap: noindex, provinces alphabetical, cities by population, Territories apart, link to sitemap.xml', () => {
-    const root = render('/sitemap');
+    const root = render('/sitemap/');
     expect(root.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex');
     expect(root.querySelector('link[rel="canonical"]')).toBeNull();
     expect(root.querySelector('a[href="/sitemap.xml"]')).not.toBeNull();
@@ -462,16 +462,16 @@ describe('site pages', () => {
     expect(pops).toEqual([...pops].sort((a, b) => b - a));
     expect(pops[0]).toBe(2794356);
     expect(hrefs(cities[0] as HTMLElement, '.link-row a')).toEqual([
-      '/toronto/public-adjusters',
-      '/toronto/top-adjusters',
-      '/toronto/claims-offices',
-      '/toronto/free-consultation',
+      '/toronto/public-adjusters/',
+      '/toronto/top-adjusters/',
+      '/toronto/claims-offices/',
+      '/toronto/free-consultation/',
     ]);
     expect(root.querySelectorAll('.sitemap-city')).toHaveLength(site.cities.length);
   });
 
   it('/confirmation: outside the layout, noindex, 24 hours, phone and e-mail, return button, "your city"', () => {
-    const root = render('/confirmation');
+    const root = render('/confirmation/');
     expect(root.querySelector('.site-header')).toBeNull();
     expect(root.querySelector('.site-footer')).toBeNull();
     expect(root.querySelector('meta[name="robots"]')?.getAttribute('content')).toBe('noindex');
@@ -484,13 +484,13 @@ describe('site pages', () => {
   });
 
   it('404: City Not Found with quick links, and the Page Not Found screen', () => {
-    const root = render('/404');
+    const root = render('/404.html');
     expect(text(root.querySelector('h1'))).toBe('City Not Found');
     expect(hrefs(root, '[data-not-found="city"] .chips a')).toEqual([
-      '/toronto',
-      '/vancouver',
-      '/montreal',
-      '/calgary',
+      '/toronto/',
+      '/vancouver/',
+      '/montreal/',
+      '/calgary/',
     ]);
     expect(root.querySelector('[data-not-found="city"] a[href="/"]')).not.toBeNull();
     const service = root.querySelector('[data-not-found="service"]');
@@ -500,7 +500,7 @@ describe('site pages', () => {
   });
 
   it('/blog lists at least three articles and each renders from Markdown', () => {
-    const root = render('/blog');
+    const root = render('/blog/');
     const links = hrefs(root, '.post-list h2 a');
     expect(links.length).toBeGreaterThanOrEqual(3);
     for (const slug of [
@@ -508,8 +508,8 @@ describe('site pages', () => {
       'after-a-house-fire',
       'public-adjuster-fees-explained',
     ])
-      expect(links).toContain(`/blog/${slug}`);
-    const post = render('/blog/public-adjuster-fees-explained');
+      expect(links).toContain(`/blog/${slug}/`);
+    const post = render('/blog/public-adjuster-fees-explained/');
     expect(post.querySelectorAll('.prose h2').length).toBeGreaterThan(1);
     expect(types(post)).toContain('Article');
   });
@@ -527,7 +527,8 @@ describe('structured data', () => {
         .flatMap((m) => [JSON.parse(m[1] ?? '')].flat())
         .map((d) => d['@type']);
       if (page.indexable) expect(t, page.path).toContain('ProfessionalService');
-      if (page.path.split('/').length > 2) expect(t, page.path).toContain('BreadcrumbList');
+      if (page.path.split('/').filter(Boolean).length > 1)
+        expect(t, page.path).toContain('BreadcrumbList');
       if (['claim-type', 'area', 'city-home', 'questionnaire'].includes(page.route))
         expect(t, page.path).toContain('Service');
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPages, canonicalUrl, fileForPath } from '../src/routes.js';
+import { buildPages } from '../src/routes.js';
 import { fixtureSite } from './helpers.js';
 
 describe('the page list from the fixture data set', async () => {
@@ -10,18 +10,18 @@ describe('the page list from the fixture data set', async () => {
   it('has the site pages, the blog, 13 pages per city and one per area', () => {
     const sitePages = [
       '/',
-      '/about',
-      '/services',
-      '/faq',
-      '/contact',
-      '/privacy',
-      '/terms',
-      '/blog',
-      '/blog/public-adjuster-fees-explained',
-      '/sitemap',
-      '/confirmation',
-      '/form-error',
-      '/404',
+      '/about/',
+      '/services/',
+      '/faq/',
+      '/contact/',
+      '/privacy/',
+      '/terms/',
+      '/blog/',
+      '/blog/public-adjuster-fees-explained/',
+      '/sitemap/',
+      '/confirmation/',
+      '/form-error/',
+      '/404.html',
     ];
     expect(paths.slice(0, sitePages.length)).toEqual(sitePages);
     // 4 cities + canada, each 13 city pages; 12 city areas + 13 provinces.
@@ -31,25 +31,25 @@ describe('the page list from the fixture data set', async () => {
   });
 
   it('lists every page of one city exactly', () => {
-    const toronto = paths.filter((p) => p.startsWith('/toronto')).sort();
+    const toronto = paths.filter((p) => p.startsWith('/toronto/')).sort();
     expect(toronto).toEqual(
       [
-        '/toronto',
-        '/toronto/about',
-        '/toronto/claims-offices',
-        '/toronto/commercial-claims',
-        '/toronto/etobicoke',
-        '/toronto/fire-damage-claims',
-        '/toronto/flood-damage-claims',
-        '/toronto/free-consultation',
-        '/toronto/north-york',
-        '/toronto/other-damage-claims',
-        '/toronto/public-adjusters',
-        '/toronto/residential-claims',
-        '/toronto/scarborough',
-        '/toronto/services',
-        '/toronto/storm-damage-claims',
-        '/toronto/top-adjusters',
+        '/toronto/',
+        '/toronto/about/',
+        '/toronto/claims-offices/',
+        '/toronto/commercial-claims/',
+        '/toronto/etobicoke/',
+        '/toronto/fire-damage-claims/',
+        '/toronto/flood-damage-claims/',
+        '/toronto/free-consultation/',
+        '/toronto/north-york/',
+        '/toronto/other-damage-claims/',
+        '/toronto/public-adjusters/',
+        '/toronto/residential-claims/',
+        '/toronto/scarborough/',
+        '/toronto/services/',
+        '/toronto/storm-damage-claims/',
+        '/toronto/top-adjusters/',
       ].sort(),
     );
   });
@@ -57,28 +57,24 @@ describe('the page list from the fixture data set', async () => {
   it('gives canada the 13 provinces and territories as area pages', () => {
     const provinces = pages.filter((p) => p.city?.slug === 'canada' && p.area).map((p) => p.path);
     expect(provinces).toHaveLength(13);
-    expect(provinces).toContain('/canada/ontario');
-    expect(provinces).toContain('/canada/newfoundland-and-labrador');
-    expect(provinces).toContain('/canada/prince-edward-island');
-    expect(paths).toContain('/canada/public-adjusters');
+    expect(provinces).toContain('/canada/ontario/');
+    expect(provinces).toContain('/canada/newfoundland-and-labrador/');
+    expect(provinces).toContain('/canada/prince-edward-island/');
+    expect(paths).toContain('/canada/public-adjusters/');
   });
 
   it('folds accents in area slugs', () => {
-    expect(paths).toContain('/ottawa/orleans');
+    expect(paths).toContain('/ottawa/orleans/');
   });
 
-  it('writes each path to {path}/index.html and the not-found page to 404.html', () => {
-    expect(fileForPath('/')).toBe('index.html');
-    expect(fileForPath('/toronto/about')).toBe('toronto/about/index.html');
+  it('writes each page to its own file, the not-found page to 404.html', () => {
+    expect(pages.find((p) => p.path === '/toronto/about/')?.file).toBe('toronto/about/index.html');
     expect(pages.find((p) => p.route === 'not-found')?.file).toBe('404.html');
     expect(new Set(pages.map((p) => p.file)).size).toBe(pages.length);
   });
 
-  it('has canonical URLs without a trailing slash except the home page', () => {
-    expect(canonicalUrl(site, '/')).toBe('https://www.claimright.ca/');
-    expect(canonicalUrl(site, '/toronto/about')).toBe('https://www.claimright.ca/toronto/about');
-    expect(canonicalUrl(site, '/toronto/about/')).toBe('https://www.claimright.ca/toronto/about');
-    for (const p of pages) expect(p.path === '/' || !p.path.endsWith('/')).toBe(true);
+  it('addresses every folder page with a trailing slash, the form static hosts serve directly', () => {
+    for (const p of pages) expect(p.path === '/404.html' || p.path.endsWith('/')).toBe(true);
   });
 
   it('gives every page a unique title and description', () => {
@@ -88,13 +84,13 @@ describe('the page list from the fixture data set', async () => {
 
   it('uses the spec titles on the questionnaire pages', () => {
     const title = (p: string) => pages.find((x) => x.path === p)?.title;
-    expect(title('/toronto/top-adjusters')).toBe('Top-Rated Public Adjusters in Toronto');
-    expect(title('/toronto/claims-offices')).toBe('Claims Offices in Toronto');
-    expect(title('/toronto/free-consultation')).toBe('Free Insurance Claim Assessment in Toronto');
+    expect(title('/toronto/top-adjusters/')).toBe('Top-Rated Public Adjusters in Toronto');
+    expect(title('/toronto/claims-offices/')).toBe('Claims Offices in Toronto');
+    expect(title('/toronto/free-consultation/')).toBe('Free Insurance Claim Assessment in Toronto');
   });
 
   it('keeps /confirmation, /form-error, /sitemap and the 404 page out of the index', () => {
     const unindexed = pages.filter((p) => !p.indexable).map((p) => p.path);
-    expect(unindexed.sort()).toEqual(['/404', '/confirmation', '/form-error', '/sitemap']);
+    expect(unindexed.sort()).toEqual(['/404.html', '/confirmation/', '/form-error/', '/sitemap/']);
   });
 });

@@ -47,20 +47,32 @@ describe('claimsite serve', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  it('serves a page at /x, /x/ and /x/index.html', async () => {
-    for (const p of ['/toronto/about', '/toronto/about/', '/toronto/about/index.html']) {
-      const r = await get(base, p);
-      expect(r.status, p).toBe(200);
-      expect(r.type).toBe('text/html; charset=utf-8');
-      expect(r.body).toContain('About Our Public Adjusters in Toronto');
+  it('serves a page at /x/ and redirects /x and /x/index.html to it, keeping the query', async () => {
+    const page = await get(base, '/toronto/about/');
+    expect(page.status).toBe(200);
+    expect(page.type).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain('About Our Public Adjusters in Toronto');
+    for (const [from, to] of [
+      ['/toronto/about', '/toronto/about/'],
+      ['/toronto/about?ref=ad', '/toronto/about/?ref=ad'],
+      ['/toronto/about/index.html', '/toronto/about/'],
+      ['/index.html', '/'],
+    ]) {
+      const r = await get(base, from as string);
+      expect(r.status, from).toBe(308);
+      expect(r.headers.location, from).toBe(to);
     }
     const home = await get(base, '/');
     expect(home.status).toBe(200);
     expect(home.body).toContain('Free Property Damage Assessment');
   });
 
+  it('never serves the host configuration files', async () => {
+    expect((await get(base, '/_headers')).status).toBe(404);
+  });
+
   it('answers unknown paths with 404.html and status 404', async () => {
-    for (const p of ['/nowhere', '/toronto/nowhere/', '/assets/missing.js']) {
+    for (const p of ['/nowhere', '/toronto/nowhere/', '/assets/missing.js', '/sitemap.xml/']) {
       const r = await get(base, p);
       expect(r.status, p).toBe(404);
       expect(r.body).toContain('City Not Found');
@@ -78,14 +90,16 @@ describe('claimsite serve', () => {
     expect(cssRes.type).toBe('text/css; charset=utf-8');
     expect(cssRes.headers['cache-control']).toContain('immutable');
     expect((await get(base, js)).type).toBe('text/javascript; charset=utf-8');
-    expect((await get(base, '/')).headers['cache-control']).toBe('no-cache');
+    expect((await get(base, '/')).headers['cache-control']).toBe(
+      'public, max-age=0, must-revalidate',
+    );
   });
 
   it('answers HEAD without a body and refuses other methods', async () => {
-    const head = await get(base, '/faq', 'HEAD');
+    const head = await get(base, '/faq/', 'HEAD');
     expect(head.status).toBe(200);
     expect(head.body).toBe('');
-    expect((await get(base, '/faq', 'DELETE')).status).toBe(405);
+    expect((await get(base, '/faq/', 'DELETE')).status).toBe(405);
   });
 
   it('never serves a file outside the folder', async () => {

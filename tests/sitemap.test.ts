@@ -2,8 +2,9 @@ import { Readable } from 'node:stream';
 import { parseSitemap, parseSitemapIndex } from 'sitemap';
 import { describe, expect, it } from 'vitest';
 import { buildSitemaps } from '../src/build/sitemap.js';
-import { buildPages, canonicalUrl } from '../src/routes.js';
+import { buildPages } from '../src/routes.js';
 import { loadSite } from '../src/site/load.js';
+import { absoluteUrl } from '../src/urls.js';
 import { FIXTURE_DATA, fixtureSite } from './helpers.js';
 
 describe('sitemap.xml', async () => {
@@ -17,26 +18,27 @@ describe('sitemap.xml', async () => {
     expect(file?.file).toBe('sitemap.xml');
     const items = await parseSitemap(Readable.from(file?.contents ?? ''));
     expect(items.map((i) => i.url).sort()).toEqual(
-      indexable.map((p) => canonicalUrl(site, p.path)).sort(),
+      indexable.map((p) => absoluteUrl(site.settings.baseUrl, p.path)).sort(),
     );
     const byUrl = new Map(items.map((i) => [i.url, i]));
-    const priority = (p: string) => byUrl.get(canonicalUrl(site, p))?.priority;
+    const priority = (p: string) => byUrl.get(absoluteUrl(site.settings.baseUrl, p))?.priority;
     expect(priority('/')).toBe(1);
-    expect(priority('/faq')).toBe(0.9);
-    expect(priority('/privacy')).toBe(0.9);
-    expect(priority('/toronto')).toBe(0.8);
-    expect(priority('/toronto/about')).toBe(0.8);
-    expect(priority('/toronto/free-consultation')).toBe(0.8);
-    expect(priority('/toronto/services')).toBe(0.8);
-    expect(priority('/toronto/fire-damage-claims')).toBe(0.7);
-    expect(priority('/toronto/scarborough')).toBe(0.6);
-    expect(priority('/canada/ontario')).toBe(0.6);
+    expect(priority('/faq/')).toBe(0.9);
+    expect(priority('/privacy/')).toBe(0.9);
+    expect(priority('/toronto/')).toBe(0.8);
+    expect(priority('/toronto/about/')).toBe(0.8);
+    expect(priority('/toronto/free-consultation/')).toBe(0.8);
+    expect(priority('/toronto/services/')).toBe(0.8);
+    expect(priority('/toronto/fire-damage-claims/')).toBe(0.7);
+    expect(priority('/toronto/scarborough/')).toBe(0.6);
+    expect(priority('/canada/ontario/')).toBe(0.6);
     for (const i of items) {
       expect(['daily', 'weekly', 'monthly']).toContain(i.changefreq);
       expect(i.lastmod).toMatch(/^2026-11-22/);
     }
     const xml = file?.contents.toString() ?? '';
-    for (const hidden of ['/confirmation', '/sitemap<', '/404']) expect(xml).not.toContain(hidden);
+    for (const hidden of ['/confirmation/', '/sitemap/<', '/404'])
+      expect(xml).not.toContain(hidden);
   });
 
   it('splits into numbered files under an index above the threshold', async () => {
@@ -61,8 +63,8 @@ describe('sitemap.xml', async () => {
     const odd = await loadSite(FIXTURE_DATA, { baseUrl: base });
     const [file] = buildSitemaps(odd, buildPages(odd), '2026-11-22');
     const xml = file?.contents.toString() ?? '';
-    expect(xml).toContain('<loc>https://example.com/a&amp;b&apos;s/faq</loc>');
+    expect(xml).toContain('<loc>https://example.com/a&amp;b&apos;s/faq/</loc>');
     const items = await parseSitemap(Readable.from(xml));
-    expect(items.map((i) => i.url)).toContain(`${base}/faq`);
+    expect(items.map((i) => i.url)).toContain(`${base}/faq/`);
   });
 });

@@ -58,9 +58,9 @@ describe('serve --watch', () => {
     try {
       await until(() => /Serving .* at (http:\/\/[\d.:]+)/.test(out));
       const base = /at (http:\/\/[\d.:]+)/.exec(out)?.[1] ?? '';
-      const page = async () => (await fetch(`${base}/vancouver`)).text();
+      const page = async () => (await fetch(`${base}/vancouver/`)).text();
       const first = await page();
-      expect(first).toContain('/__claimsite/events');
+      expect(first).toContain('/__claimsite/reload.js');
       expect(await readFile(path.join(dist, 'vancouver/index.html'), 'utf8')).not.toContain(
         '__claimsite',
       );

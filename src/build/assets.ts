@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { assetFile, fileForPath, links, pathForFile } from '../urls.js';
 import { bundleClient, readPrebuiltClient } from './client-bundle.js';
 
 export interface Asset {
@@ -19,7 +20,7 @@ export interface Assets {
 }
 
 export const hashed = (name: string, ext: string, contents: Uint8Array) =>
-  `assets/${name}.${createHash('sha256').update(contents).digest('hex').slice(0, 10)}.${ext}`;
+  assetFile(name, createHash('sha256').update(contents).digest('hex'), ext);
 
 /** The browser script, stylesheet and icon: code, the same whatever the data. */
 export interface ClientAssets {
@@ -58,10 +59,10 @@ export function siteAssets(
       { file: jsFile, contents: client.js },
       { file: cssFile, contents: client.css },
       { file: indexFile, contents: indexBytes },
-      { file: 'favicon.svg', contents: client.favicon },
+      { file: fileForPath(links.favicon), contents: client.favicon },
     ],
-    js: `/${jsFile}`,
-    css: `/${cssFile}`,
-    cityIndex: `/${indexFile}`,
+    js: pathForFile(jsFile),
+    css: pathForFile(cssFile),
+    cityIndex: pathForFile(indexFile),
   };
 }

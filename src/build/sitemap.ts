@@ -1,6 +1,6 @@
 import type { Page } from '../routes.js';
-import { canonicalUrl } from '../routes.js';
 import type { Site } from '../site/model.js';
+import { absoluteUrl, links } from '../urls.js';
 
 /** sitemaps.org allows 50,000 URLs a file; we split well before it. */
 export const SITEMAP_SPLIT = 45_000;
@@ -27,7 +27,7 @@ export function buildSitemaps(
   const urls = pages.flatMap((p) =>
     p.sitemap
       ? [
-          `<url><loc>${xmlEscape(canonicalUrl(site, p.path))}</loc><lastmod>${lastmod}</lastmod>` +
+          `<url><loc>${xmlEscape(absoluteUrl(site.settings.baseUrl, p.path))}</loc><lastmod>${lastmod}</lastmod>` +
             `<changefreq>${p.sitemap.changefreq}</changefreq>` +
             `<priority>${p.sitemap.priority.toFixed(1)}</priority></url>`,
         ]
@@ -44,7 +44,7 @@ export function buildSitemaps(
   }
   const entries = files.map(
     (f) =>
-      `<sitemap><loc>${xmlEscape(`${site.settings.baseUrl}/${f.file}`)}</loc>` +
+      `<sitemap><loc>${xmlEscape(absoluteUrl(site.settings.baseUrl, `/${f.file}`))}</loc>` +
       `<lastmod>${lastmod}</lastmod></sitemap>`,
   );
   const index = Buffer.from(
@@ -54,7 +54,7 @@ export function buildSitemaps(
 }
 
 export function robotsTxt(site: Site): string {
-  return `User-agent: *\nAllow: /\n\nSitemap: ${site.settings.baseUrl}/sitemap.xml\n`;
+  return `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(site.settings.baseUrl, links.sitemapXml)}\n`;
 }
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';

@@ -1,5 +1,6 @@
 import { type LookupCity, lookupCity } from '../site/lookup.js';
 import { CLAIM_TYPES } from '../site/segments.js';
+import { links, pagePath } from '../urls.js';
 
 /** Pages that fall back to the national default when the city is unknown (SPEC §2). */
 const FALLBACK = new Set([
@@ -32,11 +33,11 @@ export function resolveNotFound(pathname: string, cities: readonly LookupCity[])
     return { screen: 'service' };
   }
   const found = lookupCity(first, cities);
-  if (found && found.slug !== first) return { redirect: `/${[found.slug, ...rest].join('/')}` };
+  if (found && found.slug !== first) return { redirect: pagePath(found.slug, ...rest) };
   if (found)
-    return rest.length > 0 ? { redirect: `/${found.slug}` } : { screen: 'city', typed: first };
+    return rest.length > 0 ? { redirect: links.city(found) } : { screen: 'city', typed: first };
   if (sub === 'top-adjusters' || sub === 'claims-offices') return { screen: 'plain' };
-  if (FALLBACK.has(sub) && rest.length === 1) return { redirect: `/canada/${sub}` };
+  if (FALLBACK.has(sub) && rest.length === 1) return { redirect: links.cityPage('canada', sub) };
   if (/-claims$/.test(sub)) return { screen: 'service' };
   return { screen: 'city', typed: first };
 }

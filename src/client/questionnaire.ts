@@ -1,4 +1,5 @@
 import { EMAIL } from '../lead/rules.js';
+import { links } from '../urls.js';
 import { failureMessage, postJson, submissionId } from './post.js';
 
 const STEPS = 3;
@@ -108,7 +109,7 @@ export function initQuestionnaire(form: HTMLFormElement): void {
     sending = false;
     form.removeAttribute('aria-busy');
     if (ok) {
-      location.assign(`/confirmation?city=${encodeURIComponent(value(form, 'city'))}`);
+      location.assign(links.withQuery(links.page('confirmation'), { city: value(form, 'city') }));
       return;
     }
     if (error) error.textContent = failureMessage(form.dataset.phone ?? '');

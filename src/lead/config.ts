@@ -1,3 +1,5 @@
+import { links } from '../urls.js';
+
 /** Everything the lead endpoint needs, from the environment only: never from data/ or dist/. */
 export interface LeadConfig {
   api: 'v1' | 'v2';
@@ -57,6 +59,6 @@ export function configFromEnv(
     allowedOrigins: origins,
     rateLimit: Number(env.LEAD_RATE_LIMIT ?? 5),
     rateWindowMs: Number(env.LEAD_RATE_WINDOW_MS ?? 60_000),
-    errorPage: '/form-error',
+    errorPage: links.page('form-error'),
   };
 }

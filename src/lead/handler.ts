@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { links } from '../urls.js';
 import type { LeadConfig } from './config.js';
 import { type CrmClient, createCrmClient } from './crm.js';
 import { jsonLog, type Log } from './log.js';
@@ -132,19 +133,19 @@ export function createLeadHandler(options: LeadHandlerOptions): LeadHandler {
       const outcome = await pending;
       if (isForm) {
         const city = lead.form === 'contact' ? '' : lead.city;
-        return redirect(`/confirmation${city ? `?city=${encodeURIComponent(city)}` : ''}`);
+        return redirect(links.withQuery(links.page('confirmation'), { city }));
       }
       return json(outcome === 'delivered' ? 200 : 202, { ok: true, status: outcome });
     } catch (err) {
       if (err instanceof Reject) {
         if (isForm && err.status !== 405)
-          return redirect(`${config.errorPage}?status=${err.status}`);
+          return redirect(links.withQuery(config.errorPage, { status: err.status }));
         return json(err.status, { ok: false, error: err.message }, err.headers);
       }
       // The outbox itself failed (disk full, permissions): say so, so the visitor can call.
       log('lead failed', { error: (err as Error).message });
       return isForm
-        ? redirect(`${config.errorPage}?status=503`)
+        ? redirect(links.withQuery(config.errorPage, { status: 503 }))
         : json(503, { ok: false, error: 'could not store the submission' });
     }
   };

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../html.js';
-import { canonicalUrl } from '../routes.js';
+import { absoluteUrl, links } from '../urls.js';
 import type { PageContext } from './context.js';
 import { serializeJsonLd } from './jsonld.js';
 
@@ -16,7 +16,7 @@ export function documentHead(ctx: PageContext, jsonLd: readonly object[]): strin
   const branded = `${page.title} | ${siteName}`;
   const title = escapeHtml(page.route === 'home' || branded.length > 70 ? page.title : branded);
   const description = escapeHtml(page.description);
-  const url = escapeHtml(canonicalUrl(site, page.path));
+  const url = escapeHtml(absoluteUrl(site.settings.baseUrl, page.path));
   const name = escapeHtml(siteName);
   return (
     '<meta charset="utf-8"/>' +
@@ -30,10 +30,10 @@ export function documentHead(ctx: PageContext, jsonLd: readonly object[]): strin
     `<meta property="og:site_name" content="${name}"/>` +
     `<meta property="og:title" content="${title}"/>` +
     `<meta property="og:description" content="${description}"/>` +
-    `<meta property="og:url" content="${url}"/>` +
+    (page.indexable ? `<meta property="og:url" content="${url}"/>` : '') +
     '<meta property="og:locale" content="en_CA"/>' +
     '<meta name="theme-color" content="#0b3b60"/>' +
-    '<link rel="icon" href="/favicon.svg" type="image/svg+xml"/>' +
+    `<link rel="icon" href="${links.favicon}" type="image/svg+xml"/>` +
     // Marks script support before first paint, so script-only styles never flash.
     `<script>${MARK_JS}</script>` +
     `<link rel="stylesheet" href="${escapeHtml(assets.css)}"/>` +
@@ -46,3 +46,6 @@ export function documentHead(ctx: PageContext, jsonLd: readonly object[]): strin
 }
 
 const MARK_JS = "document.documentElement.className+=' js'";
+
+/** The pages' inline scripts, exactly as written: the Content-Security-Policy allows them by hash. */
+export const INLINE_SCRIPTS: readonly string[] = [MARK_JS];

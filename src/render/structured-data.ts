@@ -9,15 +9,16 @@ import type {
   WithContext,
 } from 'schema-dts';
 import { memoize } from '../memo.js';
-import { canonicalUrl, type Page } from '../routes.js';
+import type { Page } from '../routes.js';
 import type { QA, Testimonial } from '../site/content-schema.js';
 import type { City, Site } from '../site/model.js';
+import { absoluteUrl, links } from '../urls.js';
 import { sharedJsonLd } from './jsonld.js';
 
 /** SPEC §9: service-area radius in metres. */
 export const GEO_RADIUS = 50000;
 
-const businessId = (site: Site) => `${site.settings.baseUrl}/#business`;
+const businessId = (site: Site) => `${absoluteUrl(site.settings.baseUrl, links.home)}#business`;
 const tel = (phone: string) => `+1-${phone.replace(/^1-/, '')}`;
 
 /** SPEC §9: the rating is the mean of the first half of the testimonials. */
@@ -43,7 +44,7 @@ function businessOf(site: Site): WithContext<ProfessionalService> {
     '@type': 'ProfessionalService',
     '@id': businessId(site),
     name: settings.siteName,
-    url: `${settings.baseUrl}/`,
+    url: absoluteUrl(settings.baseUrl, links.home),
     telephone: tel(settings.phone),
     email: settings.email,
     areaServed: { '@type': 'Country', name: 'Canada' },
@@ -64,7 +65,7 @@ export function breadcrumbs(
       '@type': 'ListItem',
       position: i + 1,
       name: t.name,
-      item: canonicalUrl(site, t.path),
+      item: absoluteUrl(site.settings.baseUrl, t.path),
     })),
   };
 }
@@ -125,7 +126,7 @@ export function service(
     name: page.title,
     serviceType,
     description: page.description,
-    url: canonicalUrl(site, page.path),
+    url: absoluteUrl(site.settings.baseUrl, page.path),
     provider: { '@id': businessId(site) },
     areaServed: areaServed(city, page.area?.name),
   };

@@ -5,7 +5,13 @@ import { createLeadHandler, type LeadHandler } from '../lead/handler.js';
 import type { Log } from '../lead/log.js';
 import { handleNode } from '../lead/node.js';
 import { createStaticHandler } from './static.js';
-import { EVENTS_PATH, RELOAD_SCRIPT, type Watcher } from './watch.js';
+import {
+  EVENTS_PATH,
+  RELOAD_JS,
+  RELOAD_SCRIPT,
+  RELOAD_SCRIPT_PATH,
+  type Watcher,
+} from './watch.js';
 
 export interface ServeOptions {
   dir: string;
@@ -31,6 +37,14 @@ export async function startServer(options: ServeOptions): Promise<{ server: Serv
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (options.watcher && path === EVENTS_PATH) return options.watcher.events(req, res);
+    if (options.watcher && path === RELOAD_SCRIPT_PATH) {
+      res.writeHead(200, {
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
+      res.end(RELOAD_JS);
+      return;
+    }
     const work =
       apiPath && lead && (path === apiPath || path === `${apiPath}/`)
         ? handleNode(lead, req, res)

@@ -5,11 +5,16 @@ import path from 'node:path';
 
 export const EVENTS_PATH = '/__claimsite/events';
 
+export const RELOAD_SCRIPT_PATH = '/__claimsite/reload.js';
+
 /**
- * Injected into HTML answers in watch mode only (never written to dist/): reloads on a new
- * build, and shows a build error over the page until the next good build.
+ * Added to HTML answers in watch mode only (never written to dist/), as a script file of the
+ * site's own origin, so the pages' Content-Security-Policy allows it: reloads on a new build,
+ * and shows a build error over the page until the next good build.
  */
-export const RELOAD_SCRIPT = `<script>(()=>{const s=new EventSource(${JSON.stringify(EVENTS_PATH)});let box;s.addEventListener('reload',()=>location.reload());s.addEventListener('error-report',(e)=>{box=box||document.body.appendChild(Object.assign(document.createElement('pre'),{id:'claimsite-build-error'}));box.style.cssText='position:fixed;inset:auto 0 0 0;z-index:9999;margin:0;max-height:50vh;overflow:auto;padding:1rem;background:#7a1a14;color:#fff;font:14px/1.4 monospace;white-space:pre-wrap';box.textContent='Build failed: the last good site is shown.\\n\\n'+JSON.parse(e.data)})})()</script>`;
+export const RELOAD_SCRIPT = `<script src="${RELOAD_SCRIPT_PATH}"></script>`;
+
+export const RELOAD_JS = `(()=>{const s=new EventSource(${JSON.stringify(EVENTS_PATH)});let box;s.addEventListener('reload',()=>location.reload());s.addEventListener('error-report',(e)=>{box=box||document.body.appendChild(Object.assign(document.createElement('pre'),{id:'claimsite-build-error'}));box.style.cssText='position:fixed;inset:auto 0 0 0;z-index:9999;margin:0;max-height:50vh;overflow:auto;padding:1rem;background:#7a1a14;color:#fff;font:14px/1.4 monospace;white-space:pre-wrap';box.textContent='Build failed: the last good site is shown.\\n\\n'+JSON.parse(e.data)})})()`;
 
 export interface Watcher {
   /** Serves the event stream. */

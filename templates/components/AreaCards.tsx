@@ -1,4 +1,5 @@
 import type { City } from '../../src/site/model.js';
+import { links } from '../../src/urls.js';
 import { Icon } from './Icon.js';
 
 /** A city's areas (for canada: the provinces and territories), each linking to its page. */
@@ -7,7 +8,7 @@ export function AreaCards({ city }: { city: City }) {
     <ul className="area-grid">
       {city.areas.map((a) => (
         <li key={a.slug}>
-          <a className="area-card" href={`/${city.slug}/${a.slug}`}>
+          <a className="area-card" href={links.cityPage(city, a)}>
             <Icon name="pin" size={20} />
             <span>{a.name}</span>
           </a>

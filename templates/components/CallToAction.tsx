@@ -1,3 +1,4 @@
+import { links } from '../../src/urls.js';
 import { Icon } from './Icon.js';
 
 /** The closing call to action: assessment link and the toll-free number. */
@@ -21,10 +22,10 @@ export function CallToAction({
           </p>
         </div>
         <div className="cta-actions">
-          <a className="button button-accent" href={`/${scope}/free-consultation`}>
+          <a className="button button-accent" href={links.cityPage(scope, 'free-consultation')}>
             Free Claim Assessment
           </a>
-          <a className="button button-light" href={`tel:+${phone.replace(/\D/g, '')}`}>
+          <a className="button button-light" href={links.tel(phone)}>
             <Icon name="phone" size={20} /> Call {phone}
           </a>
         </div>

@@ -1,4 +1,5 @@
 import type { ServicesContent } from '../../src/site/content-schema.js';
+import { links } from '../../src/urls.js';
 import { Icon, type IconName } from './Icon.js';
 
 const ICONS: Record<string, IconName> = {
@@ -34,7 +35,7 @@ export function ServiceCards({
               <li key={f}>{f}</li>
             ))}
           </ul>
-          <a className="card-link" href={`/${scope}/${c.segment}`}>
+          <a className="card-link" href={links.cityPage(scope, c.segment)}>
             {c.title} claims in {place}
           </a>
         </li>

@@ -1,6 +1,7 @@
 import { CLAIM_TYPE_NAMES } from '../../src/routes.js';
 import type { City } from '../../src/site/model.js';
 import { CLAIM_TYPES } from '../../src/site/segments.js';
+import { links } from '../../src/urls.js';
 
 /** SPEC §2 footer: scoped city links, the four most populous cities, and the site pages. */
 export function Footer({
@@ -23,11 +24,11 @@ export function Footer({
           <h2 id="footer-services">Services</h2>
           <ul>
             <li>
-              <a href={`/${scope}/services`}>All Services</a>
+              <a href={links.cityPage(scope, 'services')}>All Services</a>
             </li>
             {CLAIM_TYPES.map((c) => (
               <li key={c.type}>
-                <a href={`/${scope}/${c.segment}`}>{CLAIM_TYPE_NAMES[c.type]}</a>
+                <a href={links.cityPage(scope, c.segment)}>{CLAIM_TYPE_NAMES[c.type]}</a>
               </li>
             ))}
           </ul>
@@ -36,13 +37,13 @@ export function Footer({
           <h2 id="footer-adjusters">Find an Adjuster</h2>
           <ul>
             <li>
-              <a href={`/${scope}/public-adjusters`}>Public Adjusters</a>
+              <a href={links.cityPage(scope, 'public-adjusters')}>Public Adjusters</a>
             </li>
             <li>
-              <a href={`/${scope}/top-adjusters`}>Top-Rated Adjusters</a>
+              <a href={links.cityPage(scope, 'top-adjusters')}>Top-Rated Adjusters</a>
             </li>
             <li>
-              <a href={`/${scope}/claims-offices`}>Claims Offices</a>
+              <a href={links.cityPage(scope, 'claims-offices')}>Claims Offices</a>
             </li>
           </ul>
         </section>
@@ -51,11 +52,11 @@ export function Footer({
           <ul>
             {topCities.map((c) => (
               <li key={c.slug}>
-                <a href={`/${c.slug}/public-adjusters`}>Public Adjusters in {c.name}</a>
+                <a href={links.cityPage(c, 'public-adjusters')}>Public Adjusters in {c.name}</a>
               </li>
             ))}
             <li>
-              <a href="/canada/public-adjusters">Public Adjusters in Canada</a>
+              <a href={links.cityPage('canada', 'public-adjusters')}>Public Adjusters in Canada</a>
             </li>
           </ul>
         </section>
@@ -63,19 +64,19 @@ export function Footer({
           <h2 id="footer-company">Company</h2>
           <ul>
             <li>
-              <a href="/blog">Blog</a>
+              <a href={links.page('blog')}>Blog</a>
             </li>
             <li>
-              <a href="/faq">FAQ</a>
+              <a href={links.page('faq')}>FAQ</a>
             </li>
             <li>
-              <a href="/contact">Contact</a>
+              <a href={links.page('contact')}>Contact</a>
             </li>
             <li>
-              <a href={`tel:+${phone.replace(/\D/g, '')}`}>{phone}</a>
+              <a href={links.tel(phone)}>{phone}</a>
             </li>
             <li>
-              <a href={`mailto:${email}`}>{email}</a>
+              <a href={links.mailto(email)}>{email}</a>
             </li>
           </ul>
         </section>
@@ -86,13 +87,13 @@ export function Footer({
         </p>
         <ul>
           <li>
-            <a href="/privacy">Privacy Policy</a>
+            <a href={links.page('privacy')}>Privacy Policy</a>
           </li>
           <li>
-            <a href="/terms">Terms of Service</a>
+            <a href={links.page('terms')}>Terms of Service</a>
           </li>
           <li>
-            <a href="/sitemap">Sitemap</a>
+            <a href={links.page('sitemap')}>Sitemap</a>
           </li>
         </ul>
       </div>

@@ -1,3 +1,4 @@
+import { links } from '../../src/urls.js';
 import { Logo } from '../components/Logo.js';
 
 /** SPEC §2 shared layout header; `scope` is the city About and Services point into. */
@@ -10,12 +11,12 @@ export function Header({
   phone: string;
   scope: string;
 }) {
-  const links = [
-    { href: '/', label: 'Home' },
-    { href: `/${scope}/about`, label: 'About' },
-    { href: `/${scope}/services`, label: 'Services' },
-    { href: '/faq', label: 'FAQ' },
-    { href: '/contact', label: 'Contact' },
+  const items = [
+    { href: links.home, label: 'Home' },
+    { href: links.cityPage(scope, 'about'), label: 'About' },
+    { href: links.cityPage(scope, 'services'), label: 'Services' },
+    { href: links.page('faq'), label: 'FAQ' },
+    { href: links.page('contact'), label: 'Contact' },
   ];
   return (
     <header className="site-header">
@@ -33,16 +34,16 @@ export function Header({
         </button>
         <nav id="site-menu" className="site-nav" aria-label="Main" data-menu="">
           <ul>
-            {links.map((l) => (
+            {items.map((l) => (
               <li key={l.href}>
                 <a href={l.href}>{l.label}</a>
               </li>
             ))}
           </ul>
-          <a className="nav-phone" href={`tel:+${phone.replace(/\D/g, '')}`}>
+          <a className="nav-phone" href={links.tel(phone)}>
             {phone}
           </a>
-          <a className="button button-accent" href={`/${scope}/free-consultation`}>
+          <a className="button button-accent" href={links.cityPage(scope, 'free-consultation')}>
             Free Claim Assessment
           </a>
         </nav>

@@ -4,6 +4,7 @@ import { Memo } from '../../src/render/fragments.js';
 import { NEARBY } from '../../src/routes.js';
 import { formatWhole } from '../../src/site/format.js';
 import { type City, nearbyCities } from '../../src/site/model.js';
+import { links } from '../../src/urls.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -18,7 +19,7 @@ function CityLinks({ cities }: { cities: readonly City[] }) {
     <ul className="city-links">
       {cities.map((c) => (
         <li key={c.slug}>
-          <a href={`/${c.slug}/public-adjusters`}>Public adjusters in {c.name}</a>
+          <a href={links.cityPage(c, 'public-adjusters')}>Public adjusters in {c.name}</a>
           <span className="muted"> ({c.province})</span>
         </li>
       ))}
@@ -103,7 +104,9 @@ export function AreaPage(ctx: PageContext) {
             {() => (
               <>
                 <p>
-                  <a href={`/${city.slug}/public-adjusters`}>All public adjusters in {city.name}</a>
+                  <a href={links.cityPage(city, 'public-adjusters')}>
+                    All public adjusters in {city.name}
+                  </a>
                 </p>
                 <CityLinks cities={nearbyCities(site, city, NEARBY)} />
               </>

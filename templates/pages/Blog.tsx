@@ -3,6 +3,7 @@ import { Memo } from '../../src/render/fragments.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
 import { formatLongDate } from '../../src/site/format.js';
 import { renderMarkdown } from '../../src/site/markdown.js';
+import { links } from '../../src/urls.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { Layout } from '../layout/Layout.js';
@@ -27,7 +28,7 @@ export function BlogPage(ctx: PageContext) {
           {site.content.posts.map((p) => (
             <li key={p.slug} className="card">
               <h2>
-                <a href={`/blog/${p.slug}`}>{p.title}</a>
+                <a href={links.post(p)}>{p.title}</a>
               </h2>
               <p className="muted">
                 <time dateTime={p.date}>{formatLongDate(p.date)}</time>
@@ -50,7 +51,7 @@ export function BlogPostPage(ctx: PageContext) {
   if (!post) throw new Error(`blog page ${page.path} has no post`);
   const crumbs = [
     { name: 'Home', path: '/' },
-    { name: 'Blog', path: '/blog' },
+    { name: 'Blog', path: links.page('blog') },
     { name: post.title, path: page.path },
   ];
   const article = {

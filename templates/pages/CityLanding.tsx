@@ -2,6 +2,7 @@ import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Memo } from '../../src/render/fragments.js';
 import { formatWhole } from '../../src/site/format.js';
+import { links } from '../../src/urls.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -89,7 +90,7 @@ export function CityLandingPage(ctx: PageContext) {
                 <ul className="chips">
                   {city.areas.map((a) => (
                     <li key={a.slug}>
-                      <a className="chip" href={`/${city.slug}/${a.slug}`}>
+                      <a className="chip" href={links.cityPage(city, a)}>
                         {a.name}
                       </a>
                     </li>

@@ -1,4 +1,5 @@
 import type { PageContext } from '../../src/render/context.js';
+import { links } from '../../src/urls.js';
 import { Logo } from '../components/Logo.js';
 import { Steps } from '../components/Steps.js';
 import { Document } from '../layout/Document.js';
@@ -44,12 +45,12 @@ export function ConfirmationPage(ctx: PageContext) {
           <div className="card confirm-contact">
             <h2>Need Help Sooner?</h2>
             <p>
-              Call us 24/7 at <a href={`tel:+${phone.replace(/\D/g, '')}`}>{phone}</a> or email{' '}
-              <a href={`mailto:${email}`}>{email}</a>.
+              Call us 24/7 at <a href={links.tel(phone)}>{phone}</a> or email{' '}
+              <a href={links.mailto(email)}>{email}</a>.
             </p>
           </div>
           <p className="confirm-actions">
-            <a className="button button-primary" href="/" data-history-back="">
+            <a className="button button-primary" href={links.home} data-history-back="">
               Return to Previous Page
             </a>
           </p>

@@ -1,6 +1,7 @@
 import { LIMITS } from '../../src/lead/rules.js';
 import type { PageContext } from '../../src/render/context.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import { links } from '../../src/urls.js';
 import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { Honeypot, PersonFields } from '../components/FormFields.js';
@@ -34,7 +35,7 @@ export function ContactPage(ctx: PageContext) {
               <Icon name="phone" />
               <h2>Phone Support 24/7</h2>
               <p>
-                <a className="big-link" href={`tel:+${phone.replace(/\D/g, '')}`}>
+                <a className="big-link" href={links.tel(phone)}>
                   {phone}
                 </a>
               </p>
@@ -44,7 +45,7 @@ export function ContactPage(ctx: PageContext) {
               <Icon name="mail" />
               <h2>Email</h2>
               <p>
-                <a className="big-link" href={`mailto:${email}`}>
+                <a className="big-link" href={links.mailto(email)}>
                   {email}
                 </a>
               </p>
@@ -71,7 +72,7 @@ export function ContactPage(ctx: PageContext) {
           >
             <h2 id="contact-form-title">Send Us a Message</h2>
             <input type="hidden" name="form" value="contact" />
-            <input type="hidden" name="page" value="/contact" />
+            <input type="hidden" name="page" value={links.page('contact')} />
             <input type="hidden" name="submissionId" value="" data-submission-id="" />
             <Honeypot />
             <PersonFields prefix="c" phoneLabel="Phone number" phoneRequired={false} />

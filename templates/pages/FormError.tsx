@@ -1,4 +1,5 @@
 import type { PageContext } from '../../src/render/context.js';
+import { links } from '../../src/urls.js';
 import { Layout } from '../layout/Layout.js';
 
 /** Where the lead endpoint sends a form posted without JavaScript that it could not accept. */
@@ -12,12 +13,12 @@ export function FormErrorPage(ctx: PageContext) {
           <p className="lead">
             Something in the form was missing or could not be accepted, or too many requests came at
             once. Go back to the form: your browser usually keeps what you typed. Or call us any
-            time at <a href={`tel:+${phone.replace(/\D/g, '')}`}>{phone}</a>.
+            time at <a href={links.tel(phone)}>{phone}</a>.
           </p>
           <p>
             <a
               className="button button-primary"
-              href="/canada/free-consultation"
+              href={links.cityPage('canada', 'free-consultation')}
               data-history-back=""
             >
               Go Back to the Form

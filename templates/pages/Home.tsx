@@ -2,6 +2,7 @@ import type { PageContext } from '../../src/render/context.js';
 import { Memo } from '../../src/render/fragments.js';
 import { business } from '../../src/render/structured-data.js';
 import { topCities } from '../../src/site/model.js';
+import { links } from '../../src/urls.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { Icon, type IconName } from '../components/Icon.js';
 import { Section } from '../components/Section.js';
@@ -24,10 +25,13 @@ export function HomePage(ctx: PageContext) {
             insurer, to document your loss and negotiate the full settlement your policy promises.
           </p>
           <div className="hero-actions">
-            <a className="button button-accent" href="/canada/free-consultation">
+            <a
+              className="button button-accent"
+              href={links.cityPage('canada', 'free-consultation')}
+            >
               Start Your Free Assessment
             </a>
-            <a className="button button-light" href={`tel:+${phone.replace(/\D/g, '')}`}>
+            <a className="button button-light" href={links.tel(phone)}>
               <Icon name="phone" size={20} /> {phone}
             </a>
           </div>
@@ -57,28 +61,28 @@ export function HomePage(ctx: PageContext) {
           {topCities(site, 6).map((c) => (
             <li key={c.slug} className="card city-card">
               <h3>
-                <a href={`/${c.slug}`}>{c.name}</a>
+                <a href={links.city(c)}>{c.name}</a>
               </h3>
               <p className="muted">{c.province}</p>
               <ul className="link-list">
                 <li>
-                  <a href={`/${c.slug}/public-adjusters`}>Find adjusters in {c.name}</a>
+                  <a href={links.cityPage(c, 'public-adjusters')}>Find adjusters in {c.name}</a>
                 </li>
                 <li>
-                  <a href={`/${c.slug}/top-adjusters`}>Top adjusters in {c.name}</a>
+                  <a href={links.cityPage(c, 'top-adjusters')}>Top adjusters in {c.name}</a>
                 </li>
                 <li>
-                  <a href={`/${c.slug}/claims-offices`}>Claims offices in {c.name}</a>
+                  <a href={links.cityPage(c, 'claims-offices')}>Claims offices in {c.name}</a>
                 </li>
                 <li>
-                  <a href={`/${c.slug}/free-consultation`}>Free consultation in {c.name}</a>
+                  <a href={links.cityPage(c, 'free-consultation')}>Free consultation in {c.name}</a>
                 </li>
               </ul>
             </li>
           ))}
         </ul>
         <p className="more-link">
-          <a href="/sitemap">See all cities we serve</a>
+          <a href={links.page('sitemap')}>See all cities we serve</a>
         </p>
       </Section>
 

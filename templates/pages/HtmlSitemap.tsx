@@ -2,6 +2,7 @@ import type { PageContext } from '../../src/render/context.js';
 import { formatWhole } from '../../src/site/format.js';
 import { type ProvinceGroup, provinceGroups } from '../../src/site/model.js';
 import { slugify } from '../../src/site/slug.js';
+import { links } from '../../src/urls.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { Layout } from '../layout/Layout.js';
 import { trail } from './shared.js';
@@ -11,28 +12,28 @@ function Group({ group }: { group: ProvinceGroup }) {
   return (
     <section className="sitemap-group" aria-labelledby={id}>
       <h3 id={id}>
-        <a href={`/canada/${slugify(group.province)}`}>{group.province}</a>
+        <a href={links.cityPage('canada', slugify(group.province))}>{group.province}</a>
       </h3>
       <ul className="sitemap-cities">
         {group.cities.map((c) => (
           <li key={c.slug} className="sitemap-city">
             <h4>
-              <a href={`/${c.slug}`}>{c.name}</a>
+              <a href={links.city(c)}>{c.name}</a>
             </h4>
             <p className="muted">Population {formatWhole(c.population)}</p>
             <p>{c.description}</p>
             <ul className="link-row">
               <li>
-                <a href={`/${c.slug}/public-adjusters`}>Find adjusters</a>
+                <a href={links.cityPage(c, 'public-adjusters')}>Find adjusters</a>
               </li>
               <li>
-                <a href={`/${c.slug}/top-adjusters`}>Top adjusters</a>
+                <a href={links.cityPage(c, 'top-adjusters')}>Top adjusters</a>
               </li>
               <li>
-                <a href={`/${c.slug}/claims-offices`}>Claims offices</a>
+                <a href={links.cityPage(c, 'claims-offices')}>Claims offices</a>
               </li>
               <li>
-                <a href={`/${c.slug}/free-consultation`}>Free consultation</a>
+                <a href={links.cityPage(c, 'free-consultation')}>Free consultation</a>
               </li>
             </ul>
           </li>
@@ -56,7 +57,7 @@ export function HtmlSitemapPage(ctx: PageContext) {
           <h1>Sitemap</h1>
           <p>
             Every city we serve, by province and territory. Search engines can use the{' '}
-            <a href="/sitemap.xml">XML sitemap</a>.
+            <a href={links.sitemapXml}>XML sitemap</a>.
           </p>
           <h2>Site Pages</h2>
           <ul className="link-row">
@@ -66,7 +67,7 @@ export function HtmlSitemapPage(ctx: PageContext) {
               </li>
             ))}
             <li>
-              <a href="/canada/public-adjusters">Public Adjusters in Canada</a>
+              <a href={links.cityPage('canada', 'public-adjusters')}>Public Adjusters in Canada</a>
             </li>
           </ul>
           <h2>Provinces</h2>

@@ -1,4 +1,5 @@
 import type { PageContext } from '../../src/render/context.js';
+import { links } from '../../src/urls.js';
 import { Layout } from '../layout/Layout.js';
 
 /**
@@ -19,19 +20,20 @@ export function NotFoundPage(ctx: PageContext) {
           <h1>City Not Found</h1>
           <p className="lead">
             No city matches <strong data-typed-slug="">the address you typed</strong>. Try one of
-            our most requested cities, or find yours on the <a href="/sitemap">sitemap</a>.
+            our most requested cities, or find yours on the{' '}
+            <a href={links.page('sitemap')}>sitemap</a>.
           </p>
           <ul className="chips">
             {quick.map((c) => (
               <li key={c.slug}>
-                <a className="chip" href={`/${c.slug}`}>
+                <a className="chip" href={links.city(c)}>
                   {c.name}
                 </a>
               </li>
             ))}
           </ul>
           <p>
-            <a className="button button-primary" href="/">
+            <a className="button button-primary" href={links.home}>
               Go to the homepage
             </a>
           </p>
@@ -42,7 +44,7 @@ export function NotFoundPage(ctx: PageContext) {
           <h2>Page Not Found</h2>
           <p className="lead">The requested service could not be found.</p>
           <p>
-            <a className="button button-primary" href="/services">
+            <a className="button button-primary" href={links.page('services')}>
               See our services
             </a>
           </p>

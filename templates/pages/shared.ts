@@ -3,6 +3,7 @@ import type { PageContext } from '../../src/render/context.js';
 import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
 import type { QA } from '../../src/site/content-schema.js';
 import type { City } from '../../src/site/model.js';
+import { links } from '../../src/urls.js';
 import type { Crumb } from '../components/Breadcrumbs.js';
 
 /** The city a page is about; site pages speak for the whole country. */
@@ -14,10 +15,10 @@ export const fill = (text: string, place: string) => text.replaceAll('{city}', p
 /** Home > City > this page, for city pages; Home > this page otherwise. */
 export function trail(ctx: PageContext, current: string): Crumb[] {
   const { page } = ctx;
-  const crumbs: Crumb[] = [{ name: 'Home', path: '/' }];
+  const crumbs: Crumb[] = [{ name: 'Home', path: links.home }];
   const city = page.city;
-  if (city && page.path !== `/${city.slug}`)
-    crumbs.push({ name: city.name, path: `/${city.slug}` });
+  if (city && page.path !== links.city(city))
+    crumbs.push({ name: city.name, path: links.city(city) });
   crumbs.push({ name: current, path: page.path });
   return crumbs;
 }

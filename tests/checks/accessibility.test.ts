@@ -5,26 +5,26 @@ import { launchBrowser, openPage, type Page, startSite, WIDTHS } from '../e2e/ha
 
 const PAGES = [
   '/',
-  '/about',
-  '/services',
-  '/faq',
-  '/contact',
-  '/privacy',
-  '/terms',
-  '/blog',
-  '/blog/public-adjuster-fees-explained',
-  '/sitemap',
-  '/confirmation?city=Toronto',
-  '/form-error',
-  '/atlantis',
-  '/toronto/meteor-damage-claims',
-  '/toronto',
-  '/toronto/about',
-  '/toronto/public-adjusters',
-  '/toronto/services',
-  '/toronto/fire-damage-claims',
-  '/toronto/scarborough',
-  '/canada/ontario',
+  '/about/',
+  '/services/',
+  '/faq/',
+  '/contact/',
+  '/privacy/',
+  '/terms/',
+  '/blog/',
+  '/blog/public-adjuster-fees-explained/',
+  '/sitemap/',
+  '/confirmation/?city=Toronto',
+  '/form-error/',
+  '/atlantis/',
+  '/toronto/meteor-damage-claims/',
+  '/toronto/',
+  '/toronto/about/',
+  '/toronto/public-adjusters/',
+  '/toronto/services/',
+  '/toronto/fire-damage-claims/',
+  '/toronto/scarborough/',
+  '/canada/ontario/',
 ];
 
 let browser: Browser;
@@ -39,7 +39,8 @@ afterAll(async () => {
 
 /** axe-core with the WCAG 2.0 and 2.1 A and AA rules; each violation as page, rule, element. */
 async function violations(page: Page, label: string): Promise<string[]> {
-  await page.addScriptTag({ content: axe.source });
+  // Evaluated by the browser's debugger, so the pages' own CSP stays as deployed.
+  await page.evaluate(axe.source);
   const result = await page.evaluate(() =>
     (window as unknown as { axe: typeof axe }).axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },

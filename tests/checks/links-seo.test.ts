@@ -4,8 +4,10 @@ import { parse } from 'node-html-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { build } from '../../src/build/build.js';
+import { HOSTS, type Host, hostAnswer } from '../../src/serve/host-rules.js';
+import { pathForFile } from '../../src/urls.js';
 import { BUNDLED_DATA, ROOT, tempDir } from '../helpers.js';
-import { attrs, type BuiltFile, pathOfFile, readSite } from './site-files.js';
+import { attrs, type BuiltFile, readSite } from './site-files.js';
 
 const BASE = 'https://www.claimright.ca';
 let files: BuiltFile[];
@@ -22,38 +24,68 @@ beforeAll(async () => {
   indexable = pages.filter((f) => !f.text.includes('<meta name="robots" content="noindex"/>'));
 }, 120_000);
 
-/** The built file an internal URL resolves to, the way the static host serves it. */
-function resolve(url: string): string | null {
+/**
+ * The file a host serves for an internal URL with no redirect, or null: a link that a host
+ * answers with a redirect (or 404) is broken for that host.
+ */
+function served(host: Host, url: string): string | null {
   const p = decodeURIComponent(url.split(/[?#]/)[0] ?? '');
-  if (p === '/') return 'index.html';
-  const rel = p.replace(/^\//, '').replace(/\/$/, '');
-  if (byRel.has(rel)) return rel;
-  if (byRel.has(`${rel}/index.html`)) return `${rel}/index.html`;
-  return null;
+  const answer = hostAnswer(host, p, (rel) => byRel.has(rel));
+  return answer.status === 200 ? answer.file : null;
 }
 
 const internal = (url: string) => url.startsWith('/') && !url.startsWith('//');
 
+/** Every internal URL in a page or its head, JSON-LD and Open Graph included, as written. */
+function internalUrls(f: BuiltFile): string[] {
+  const absolute = [...f.text.matchAll(/(?:content="|"(?:item|url|@id)":")(https:\/\/[^"#]+)/g)]
+    .map((m) => m[1] ?? '')
+    .filter((u) => u.startsWith(`${BASE}/`))
+    .map((u) => u.slice(BASE.length));
+  return [...attrs(f.text, 'href'), ...attrs(f.text, 'src'), ...absolute].filter(internal);
+}
+
 describe('links across the whole built site', () => {
-  it('every internal href and src in every file resolves to a built file', () => {
+  it('every internal link, canonical, og:url, JSON-LD URL and asset is served with no redirect by every host', () => {
     const broken: string[] = [];
     let checked = 0;
     for (const f of files) {
       if (!f.rel.endsWith('.html')) continue;
       for (const url of [...attrs(f.text, 'href'), ...attrs(f.text, 'src')]) {
-        if (url.startsWith('#')) continue;
-        if (!internal(url)) {
-          // The only other schemes a page may use.
-          if (!/^(tel:\+1\d{10}|mailto:[^@\s]+@[^@\s]+|https:\/\/)/.test(url))
-            broken.push(`${f.rel}: ${url} (unexpected scheme)`);
-          continue;
-        }
+        if (url.startsWith('#') || internal(url)) continue;
+        // The only other schemes a page may use.
+        if (!/^(tel:\+1\d{10}|mailto:[^@\s]+@[^@\s]+|https:\/\/)/.test(url))
+          broken.push(`${f.rel}: ${url} (unexpected scheme)`);
+      }
+      for (const url of internalUrls(f)) {
         checked++;
-        if (!resolve(url)) broken.push(`${f.rel}: ${url}`);
+        for (const host of HOSTS)
+          if (!served(host, url)) broken.push(`${f.rel}: ${url} on ${host}`);
       }
     }
     expect(broken.slice(0, 20), `${broken.length} broken links`).toEqual([]);
     expect(checked).toBeGreaterThan(100_000);
+  });
+
+  it('every page answers at its path, and the other slash form reaches it with one redirect', () => {
+    const problems: string[] = [];
+    for (const f of pages) {
+      if (f.rel === '404.html') continue;
+      const p = pathForFile(f.rel);
+      const other = p === '/' ? '/index.html' : p.slice(0, -1);
+      for (const host of HOSTS) {
+        if (served(host, p) !== f.rel) problems.push(`${p} on ${host}`);
+        const first = hostAnswer(host, other, (rel) => byRel.has(rel));
+        const reached =
+          first.status === 200
+            ? first.file
+            : 'location' in first
+              ? served(host, first.location)
+              : null;
+        if (reached !== f.rel) problems.push(`${other} on ${host}: ${first.status}`);
+      }
+    }
+    expect(problems.slice(0, 20), `${problems.length} problems`).toEqual([]);
   });
 
   it('every in-page anchor names an element on that page', () => {
@@ -73,7 +105,7 @@ describe('links across the whole built site', () => {
       const f = byRel.get(queue.shift() ?? '');
       if (!f) continue;
       for (const url of attrs(f.text, 'href').filter(internal)) {
-        const rel = resolve(url);
+        const rel = served('cloudflare-pages', url);
         if (rel?.endsWith('.html') && !seen.has(rel)) {
           seen.add(rel);
           queue.push(rel);
@@ -102,7 +134,7 @@ describe('sitemap.xml and robots.txt', () => {
     );
     const expected = indexable
       .filter((f) => f.rel !== '404.html')
-      .map((f) => `${BASE}${pathOfFile(f.rel)}`);
+      .map((f) => `${BASE}${pathForFile(f.rel)}`);
     expect(locs.length).toBe(expected.length);
     expect(new Set(locs)).toEqual(new Set(expected));
   });
@@ -120,7 +152,7 @@ describe('SEO of every indexable page', () => {
     for (const f of indexable) {
       if (f.rel === '404.html') continue;
       const root = parse(f.text);
-      const where = pathOfFile(f.rel);
+      const where = pathForFile(f.rel);
       const h1 = root.querySelectorAll('h1').length;
       if (h1 !== 1) problems.push(`${where}: ${h1} h1 elements`);
       if (root.querySelector('html')?.getAttribute('lang') !== 'en-CA')

@@ -23,12 +23,6 @@ export async function readSite(dir: string): Promise<BuiltFile[]> {
   );
 }
 
-/** The URL path a page file answers at: a/b/index.html -> /a/b, index.html -> /. */
-export function pathOfFile(rel: string): string {
-  if (rel === 'index.html') return '/';
-  return `/${rel.replace(/\/index\.html$/, '')}`;
-}
-
 /** Attribute values in our own generated HTML (React serialises attributes with double quotes). */
 export function attrs(html: string, name: 'href' | 'src'): string[] {
   return [...html.matchAll(new RegExp(`\\s${name}="([^"]*)"`, 'g'))].map((m) =>

@@ -12,12 +12,12 @@ const cities = [
 describe('the not-found page decision', () => {
   it('sends a near-miss city to the same sub-path under the found city', () => {
     expect(resolveNotFound('/torontoo/public-adjusters', cities)).toEqual({
-      redirect: '/toronto/public-adjusters',
+      redirect: '/toronto/public-adjusters/',
     });
-    expect(resolveNotFound('/Sudbury', cities)).toEqual({ redirect: '/greater-sudbury' });
-    expect(resolveNotFound('/van/about', cities)).toEqual({ redirect: '/vancouver/about' });
+    expect(resolveNotFound('/Sudbury', cities)).toEqual({ redirect: '/greater-sudbury/' });
+    expect(resolveNotFound('/van/about', cities)).toEqual({ redirect: '/vancouver/about/' });
     expect(resolveNotFound('/St%20Toronto/services', cities)).toEqual({
-      redirect: '/toronto/services',
+      redirect: '/toronto/services/',
     });
   });
 
@@ -27,14 +27,16 @@ describe('the not-found page decision', () => {
   });
 
   it('sends an unknown page under a known city to the city, never in a loop', () => {
-    expect(resolveNotFound('/toronto/nowhere', cities)).toEqual({ redirect: '/toronto' });
-    expect(resolveNotFound('/canada/atlantis', cities)).toEqual({ redirect: '/canada' });
+    expect(resolveNotFound('/toronto/nowhere', cities)).toEqual({ redirect: '/toronto/' });
+    expect(resolveNotFound('/canada/atlantis', cities)).toEqual({ redirect: '/canada/' });
   });
 
   it('falls back to canada on the pages that use the national default', () => {
-    expect(resolveNotFound('/atlantis/services', cities)).toEqual({ redirect: '/canada/services' });
+    expect(resolveNotFound('/atlantis/services', cities)).toEqual({
+      redirect: '/canada/services/',
+    });
     expect(resolveNotFound('/atlantis/flood-damage-claims', cities)).toEqual({
-      redirect: '/canada/flood-damage-claims',
+      redirect: '/canada/flood-damage-claims/',
     });
   });
 

@@ -93,11 +93,11 @@ for (const width of WIDTHS) {
     it('not-found page: redirects to the matching city, or shows the right screen', async () => {
       const { page, context, errors } = await openPage(browser, width);
       await page.goto(`${site.url}/torontoo/public-adjusters`);
-      await page.waitForURL('**/toronto/public-adjusters');
+      await page.waitForURL('**/toronto/public-adjusters/');
       expect(await page.locator('h1').textContent()).toBe('Public Adjusters in Toronto');
 
       await page.goto(`${site.url}/VANCOUVER/services`);
-      await page.waitForURL('**/vancouver/services');
+      await page.waitForURL('**/vancouver/services/');
 
       const res = await page.goto(`${site.url}/atlantis`);
       expect(res?.status()).toBe(404);
@@ -107,7 +107,7 @@ for (const width of WIDTHS) {
         await page
           .locator('[data-not-found="city"] .chips a')
           .evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
-      ).toEqual(['/toronto', '/vancouver', '/montreal', '/calgary']);
+      ).toEqual(['/toronto/', '/vancouver/', '/montreal/', '/calgary/']);
 
       await page.goto(`${site.url}/toronto/meteor-damage-claims`);
       await expect.poll(() => page.locator('[data-not-found="service"]').isVisible()).toBe(true);
@@ -122,7 +122,7 @@ for (const width of WIDTHS) {
 
       // Unknown city on a page that uses the national fallback.
       await page.goto(`${site.url}/atlantis/fire-damage-claims`);
-      await page.waitForURL('**/canada/fire-damage-claims');
+      await page.waitForURL('**/canada/fire-damage-claims/');
       expect(errors).toEqual([]);
       await context.close();
     });
@@ -134,7 +134,7 @@ for (const width of WIDTHS) {
       if (width >= 960) {
         // The desktop header shows the links in line and no toggle.
         expect(await toggle.isVisible()).toBe(false);
-        expect(await page.locator('#site-menu a[href="/faq"]').isVisible()).toBe(true);
+        expect(await page.locator('#site-menu a[href="/faq/"]').isVisible()).toBe(true);
         await context.close();
         return;
       }
@@ -153,7 +153,7 @@ for (const width of WIDTHS) {
         await page.evaluate(() => document.activeElement?.hasAttribute('data-menu-toggle')),
       ).toBe(true);
       await toggle.click();
-      await Promise.all([page.waitForURL('**/faq'), menu.locator('a[href="/faq"]').click()]);
+      await Promise.all([page.waitForURL('**/faq/'), menu.locator('a[href="/faq/"]').click()]);
       expect(errors).toEqual([]);
       await context.close();
     });
@@ -165,17 +165,17 @@ describe('confirmation page', () => {
     const { page, context, errors } = await openPage(browser, 375);
     await page.goto(`${site.url}/toronto/claims-offices`);
     const evil = '<img src=x onerror="window.pwned=1">Toronto';
-    await page.goto(`${site.url}/confirmation?city=${encodeURIComponent(evil)}`);
+    await page.goto(`${site.url}/confirmation/?city=${encodeURIComponent(evil)}`);
     expect(await page.locator('[data-confirmation-city]').textContent()).toBe(evil);
     expect(await page.locator('[data-confirmation-city] img').count()).toBe(0);
     expect(
       await page.evaluate(() => (window as unknown as { pwned?: number }).pwned),
     ).toBeUndefined();
     await Promise.all([
-      page.waitForURL('**/toronto/claims-offices'),
+      page.waitForURL('**/toronto/claims-offices/'),
       page.getByText('Return to Previous Page').click(),
     ]);
-    await page.goto(`${site.url}/confirmation`);
+    await page.goto(`${site.url}/confirmation/`);
     expect(await page.locator('[data-confirmation-city]').textContent()).toBe('your city');
     expect(errors).toEqual([]);
     await context.close();
@@ -220,7 +220,7 @@ describe('analytics', () => {
     expect(events).toContainEqual([
       'event',
       'page_view',
-      expect.objectContaining({ page_path: '/ottawa/about?ref=x' }),
+      expect.objectContaining({ page_path: '/ottawa/about/?ref=x' }),
     ]);
     await context.close();
     await tagged.close();

@@ -52,7 +52,7 @@ describe('browser to CRM', () => {
       await page.getByLabel('Property address').fill('2 Main St, Whitehorse, YT');
       await page.getByRole('radio', { name: 'Phone', exact: true }).check();
       await Promise.all([
-        page.waitForURL('**/confirmation?city=Whitehorse'),
+        page.waitForURL('**/confirmation/?city=Whitehorse'),
         page.locator('[data-submit]').click(),
       ]);
       expect(crm.contacts.size).toBe(before + 1);

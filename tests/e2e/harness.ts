@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { build } from '../../src/build/build.js';
 import { createStaticHandler } from '../../src/serve/static.js';
+import { links } from '../../src/urls.js';
 import { FIXTURE_DATA, tempDir } from '../helpers.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -56,7 +57,9 @@ export async function startSite(dataDir = FIXTURE_DATA) {
       }
       if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
         const city = new URLSearchParams(body).get('city') ?? '';
-        res.writeHead(303, { Location: `/confirmation?city=${encodeURIComponent(city)}` }).end();
+        res
+          .writeHead(303, { Location: links.withQuery(links.page('confirmation'), { city }) })
+          .end();
         return;
       }
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');

@@ -100,7 +100,7 @@ for (const width of WIDTHS) {
       await page.getByLabel('I have already started a claim with my insurer').check();
       await next(page).click();
       await fillStep3(page);
-      await Promise.all([page.waitForURL('**/confirmation?city=Toronto'), submit(page).click()]);
+      await Promise.all([page.waitForURL('**/confirmation/?city=Toronto'), submit(page).click()]);
       expect(await page.locator('[data-confirmation-city]').textContent()).toBe('Toronto');
       expect(site.lead.requests).toHaveLength(1);
       const req = site.lead.requests[0];
@@ -110,7 +110,7 @@ for (const width of WIDTHS) {
       expect({ ...body, submissionId: undefined }).toEqual({
         form: 'questionnaire',
         city: 'Toronto',
-        page: '/toronto/public-adjusters',
+        page: '/toronto/public-adjusters/',
         website: '',
         claimType: 'residential',
         damageTypes: ['water', 'storm'],
@@ -142,13 +142,13 @@ for (const width of WIDTHS) {
         site.lead.mode = mode;
         await submit(page).click();
         await expect.poll(() => alert.textContent()).toContain('1-888-339-9809');
-        expect(page.url()).toContain('/vancouver/fire-damage-claims');
+        expect(page.url()).toContain('/vancouver/fire-damage-claims/');
         expect(await page.getByLabel('Full name').inputValue()).toBe('Marie-Claire van der Berg');
         expect(await page.getByLabel('Both').isChecked()).toBe(true);
         expect(await submit(page).isEnabled()).toBe(true);
       }
       site.lead.mode = 'ok';
-      await Promise.all([page.waitForURL('**/confirmation?city=Vancouver'), submit(page).click()]);
+      await Promise.all([page.waitForURL('**/confirmation/?city=Vancouver'), submit(page).click()]);
       // Every attempt (Chromium itself resends a POST whose connection dropped) carried the same
       // submission id, so the endpoint can tell a retry from a new lead.
       const ids = new Set(site.lead.requests.map((r) => JSON.parse(r.body).submissionId));
@@ -206,7 +206,7 @@ for (const width of WIDTHS) {
       await page.keyboard.press('Space');
       await tabTo('Submit Claim');
       await Promise.all([
-        page.waitForURL('**/confirmation?city=Ottawa'),
+        page.waitForURL('**/confirmation/?city=Ottawa'),
         page.keyboard.press('Enter'),
       ]);
       const body = JSON.parse(site.lead.requests[0]?.body ?? '{}');
@@ -237,7 +237,7 @@ describe('without JavaScript', () => {
     await fillStep2(page);
     await fillStep3(page);
     await Promise.all([
-      page.waitForURL('**/confirmation?city=Toronto'),
+      page.waitForURL('**/confirmation/?city=Toronto'),
       page.locator(`${form} [data-submit]`).click(),
     ]);
     const req = site.lead.requests[0];

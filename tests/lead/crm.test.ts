@@ -37,7 +37,7 @@ describe('GoHighLevel API v2 (the default)', () => {
       firstName: 'Marie-Claire',
       lastName: 'van der Berg',
       address1: '12 King St W, Toronto, ON',
-      source: 'Website /toronto/public-adjusters',
+      source: 'Website /toronto/public-adjusters/',
       tags: ['Insurance Claim', 'residential', 'water', 'storm'],
       customFields: [
         { key: 'estimated_value', field_value: '100k_250k' },

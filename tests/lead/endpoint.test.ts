@@ -175,7 +175,7 @@ describe('the lead endpoint', () => {
       'Content-Type': 'application/x-www-form-urlencoded',
     });
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/confirmation?city=Qu%C3%A9bec%20City');
+    expect(res.headers.get('location')).toBe('/confirmation/?city=Qu%C3%A9bec+City');
     expect(crm.contacts.get('c1')?.tags).toEqual([
       'Insurance Claim',
       'residential',
@@ -188,7 +188,7 @@ describe('the lead endpoint', () => {
       'Content-Type': 'application/x-www-form-urlencoded',
     });
     expect(bad.status).toBe(303);
-    expect(bad.headers.get('location')).toBe('/form-error?status=400');
+    expect(bad.headers.get('location')).toBe('/form-error/?status=400');
     expect(crm.contacts.size).toBe(1);
     // Without JavaScript the browser sends no submission id: the endpoint makes one.
     form.set('email', 'plain@example.ca');
@@ -196,7 +196,7 @@ describe('the lead endpoint', () => {
     const plain = await e.post(form.toString(), {
       'Content-Type': 'application/x-www-form-urlencoded',
     });
-    expect(plain.headers.get('location')).toMatch(/^\/confirmation\?city=/);
+    expect(plain.headers.get('location')).toMatch(/^\/confirmation\/\?city=/);
     expect(crm.contacts.size).toBe(2);
   });
 
@@ -207,7 +207,7 @@ describe('the lead endpoint', () => {
       JSON.stringify({
         form: 'contact',
         submissionId: 'msg-0000-0000-0001',
-        page: '/contact',
+        page: '/contact/',
         fullName: 'Ana Silva',
         email: 'ana@example.ca',
         phone: '',

@@ -5,7 +5,7 @@ import type { ClaimLead } from '../../src/lead/schema.js';
 export const sampleClaim = (over: Partial<ClaimLead> = {}) => ({
   form: 'questionnaire' as const,
   submissionId: randomUUID(),
-  page: '/toronto/public-adjusters',
+  page: '/toronto/public-adjusters/',
   website: '',
   city: 'Toronto',
   claimType: 'residential' as const,

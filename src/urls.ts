@@ -1,0 +1,86 @@
+/**
+ * Every path and URL form of the site, in one place (DESIGN.md "URLs"). Pure, so the browser
+ * script, the preview server and the tests use the same rules as the build.
+ *
+ * A page is written as a folder's `index.html` and addressed as `/x/`: GitHub Pages, Cloudflare
+ * Pages and Netlify serve that form directly and answer `/x` with a redirect to it. So every
+ * link, canonical URL, breadcrumb and sitemap entry ends in a slash; the home page is `/`.
+ * A few pages are single files (`/404.html`) and keep their name.
+ */
+
+/** Something with a slug: a city, an area, a post; or the slug itself. */
+export type Slugged = string | { readonly slug: string };
+
+const slugOf = (s: Slugged) => (typeof s === 'string' ? s : s.slug);
+
+/** The path of the page made of these segments: `/a/b/`, or `/` for none. */
+export function pagePath(...segments: readonly Slugged[]): string {
+  return segments.length === 0 ? '/' : `/${segments.map(slugOf).join('/')}/`;
+}
+
+/** Site pages that stand at the top level. */
+export type TopPage =
+  | 'about'
+  | 'services'
+  | 'faq'
+  | 'contact'
+  | 'privacy'
+  | 'terms'
+  | 'sitemap'
+  | 'blog'
+  | 'confirmation'
+  | 'form-error';
+
+/** The links templates and scripts write. */
+export const links = {
+  home: '/',
+  page: (name: TopPage) => pagePath(name),
+  city: (city: Slugged) => pagePath(city),
+  /** A page under a city: `/toronto/public-adjusters/`, `/toronto/leslieville/`. */
+  cityPage: (city: Slugged, segment: Slugged) => pagePath(city, segment),
+  post: (post: Slugged) => pagePath('blog', post),
+  sitemapXml: '/sitemap.xml',
+  notFound: '/404.html',
+  favicon: '/favicon.svg',
+  /** A page with its query: `/confirmation/?city=Toronto`. Empty values are left out. */
+  withQuery(path: string, query: Readonly<Record<string, string | number>>): string {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== '') params.set(k, String(v));
+    const q = params.toString();
+    return q ? `${path}?${q}` : path;
+  },
+  tel: (phone: string) => `tel:+${phone.replace(/\D/g, '')}`,
+  mailto: (email: string) => `mailto:${email}`,
+};
+
+/** The output file of a page path: `/` -> index.html, `/a/b/` -> a/b/index.html, `/404.html` -> 404.html. */
+export function fileForPath(p: string): string {
+  if (p === '/') return 'index.html';
+  if (p.endsWith('/')) return `${p.slice(1)}index.html`;
+  return p.slice(1);
+}
+
+/**
+ * The reverse: the path a built file answers at, the way the hosts serve it (a folder's
+ * index.html at the folder with its slash). `rel` uses forward slashes.
+ */
+export function pathForFile(rel: string): string {
+  if (rel === 'index.html') return '/';
+  if (rel.endsWith('/index.html')) return `/${rel.slice(0, -'index.html'.length)}`;
+  return `/${rel}`;
+}
+
+/** An absolute URL on the site: its base URL (no trailing slash) and a path. */
+export function absoluteUrl(baseUrl: string, p: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${p}`;
+}
+
+/** Hashed assets live here; their names never change meaning, so they are cached for a year. */
+export const ASSETS_DIR = 'assets';
+
+/** An asset's output file: `assets/app.0123456789.js`, the hash being 10 hex digits. */
+export const assetFile = (name: string, hash: string, ext: string) =>
+  `${ASSETS_DIR}/${name}.${hash.slice(0, 10)}.${ext}`;
+
+/** A URL path that names a hashed asset. */
+export const HASHED_ASSET = /^\/assets\/[^/]+\.[0-9a-f]{10}\.[a-z0-9]+$/;
