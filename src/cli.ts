@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build, PARALLEL_MIN_PAGES } from './build/build.js';
@@ -66,6 +66,11 @@ export async function main(
     .description('build the whole site into the output folder')
     .option('--data <dir>', 'data folder', bundledData)
     .option('--out <dir>', 'output folder', 'dist')
+    .option(
+      '--public <dir>',
+      'files copied into the output as they are, if the folder exists',
+      'public',
+    )
     .addOption(
       new Option('--base-url <url>', 'site URL for canonical links and sitemap.xml').env(
         'SITE_URL',
@@ -77,11 +82,12 @@ export async function main(
       `render on n more threads, 0 to render and write on one (default: with 4 or more cores, one per core but two, up to 3, from ${formatWhole(PARALLEL_MIN_PAGES)} pages to render)`,
       parseCount,
     )
-    .action(async (opts: GenerateOptions) => {
+    .action(async (opts: GenerateOptions, cmd: Command) => {
       let lastDraw = 0;
       const result = await build({
         dataDir: opts.data,
         outDir: opts.out,
+        publicDir: publicFolder(opts.public, cmd.getOptionValueSource('public') === 'cli'),
         baseUrl: opts.baseUrl,
         workers: opts.workers,
         ...extras,
@@ -96,6 +102,11 @@ export async function main(
               }
             : undefined,
       });
+      if (!opts.quiet && result.foreign.length > 0) {
+        io.out(
+          `Left as they are in ${displayPath(result.outDir)}, not written by claimsite: ${result.foreign.join(', ')}\n`,
+        );
+      }
       if (!opts.quiet) {
         io.out(
           `Built ${formatWhole(result.pages)} pages (${formatWhole(result.rendered)} rendered): ${formatWhole(result.files)} files (${formatWhole(result.changed)} changed), ${formatBytes(result.bytes)} in ${(result.ms / 1000).toFixed(2)} s -> ${displayPath(result.outDir)}\n`,
@@ -256,9 +267,17 @@ export async function main(
 interface GenerateOptions {
   data: string;
   out: string;
+  public: string;
   baseUrl?: string;
   quiet?: boolean;
   workers?: number;
+}
+
+/** The public folder: the default is used when it exists, one named on the command line must. */
+function publicFolder(dir: string, named: boolean): string | null {
+  if (existsSync(dir)) return dir;
+  if (named) throw new Error(`the public folder ${displayPath(dir)} does not exist`);
+  return null;
 }
 
 function parseCount(value: string): number {

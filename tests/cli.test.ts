@@ -1,9 +1,9 @@
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { FIXTURE_DATA, runCli, tempDir } from './helpers.js';
+import { FIXTURE_DATA, runCli, scanTree, tempDir } from './helpers.js';
 
 /** A copy of the fixture data with one file replaced, for bad-data cases. */
 async function dataWith(file: string, contents: unknown): Promise<string> {
@@ -47,7 +47,7 @@ describe('claimsite CLI', () => {
     const r = runCli(['generate', '--data', FIXTURE_DATA, '--out', out]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /^Built 103 pages \(103 rendered\): 109 files \(109 changed\), [\d.]+ (KB|MB) in [\d.]+ s -> /,
+      /^Built 103 pages \(103 rendered\): 110 files \(110 changed\), [\d.]+ (KB|MB) in [\d.]+ s -> /,
     );
     expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('<h1>');
   });
@@ -60,7 +60,7 @@ describe('claimsite CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(await readFile(path.join(out, 'about/index.html'), 'utf8')).toContain(
-      'href="https://env.example.ca/about"',
+      'href="https://env.example.ca/about/"',
     );
   });
 
@@ -95,21 +95,21 @@ describe('claimsite CLI', () => {
 
   it('exits 1 naming the page when a template throws, and leaves dist/ untouched', async () => {
     const out = path.join(await tempDir(), 'site');
-    await mkdir(out);
-    await writeFile(path.join(out, 'index.html'), 'previous');
     const lines: string[] = [];
     const io = { out: (t: string) => lines.push(t), err: (t: string) => lines.push(t), tty: false };
+    expect(await main(['generate', '--data', FIXTURE_DATA, '--out', out], io)).toBe(0);
+    const before = await scanTree(out);
     const code = await main(['generate', '--data', FIXTURE_DATA, '--out', out], io, {
       templates: {
         ...TEMPLATES,
         area: (ctx) => {
-          if (ctx.page.path === '/toronto/etobicoke') throw new TypeError('cannot read name');
+          if (ctx.page.path === '/toronto/etobicoke/') throw new TypeError('cannot read name');
           return TEMPLATES.area(ctx);
         },
       },
     });
     expect(code).toBe(1);
-    expect(lines.join('')).toContain('Failed to render page /toronto/etobicoke: cannot read name');
-    expect(await readFile(path.join(out, 'index.html'), 'utf8')).toBe('previous');
+    expect(lines.join('')).toContain('Failed to render page /toronto/etobicoke/: cannot read name');
+    expect(await scanTree(out)).toEqual(before);
   });
 });

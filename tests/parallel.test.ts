@@ -20,7 +20,7 @@ const order = (queue: GroupQueue): RenderOrder => ({
   digest: 'd',
   groups: [[0], [1], [2]],
   queue: queue.buffer,
-  target: { outDir: '/nowhere', dir: '/nowhere', incremental: false },
+  target: { outDir: '/nowhere', dir: '/nowhere', incremental: false, previous: {} },
   assets: { css: '', js: '', cityIndex: '' },
 });
 

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { TEMPLATES, type Template } from '../../templates/pages/index.js';
@@ -8,16 +9,27 @@ import { loadSite } from '../site/load.js';
 import type { Site } from '../site/model.js';
 import { allCities, nearbyInputs, nearbySlugs, restoreNearby, topCities } from '../site/model.js';
 import { loadClient, siteAssets } from './assets.js';
+import { headersFile } from './host-files.js';
 import {
   Fingerprints,
   hash,
   type Manifest,
+  manifestFile,
+  ownershipOnly,
   readManifest,
-  removeManifest,
   siteDigest,
   writeManifest,
 } from './manifest.js';
+import { guardOutput, KEPT_ENTRIES, type Protected, projectRoot } from './output-guard.js';
 import { GroupQueue, groupByCity, RenderPool } from './parallel.js';
+import {
+  checkPublicPaths,
+  generatedFiles,
+  listPublic,
+  ownHeaders,
+  replacedByPublic,
+  stagePublic,
+} from './public-files.js';
 import { codeVersion, isCompiled, packageRoot } from './root.js';
 import { buildSitemaps, robotsTxt } from './sitemap.js';
 import { recoverOutput, type StagedFiles, Staging } from './staging.js';
@@ -26,6 +38,8 @@ import { WriterThread } from './write-thread.js';
 export interface BuildOptions {
   dataDir: string;
   outDir: string;
+  /** Files copied into the output as they are (host files, images); null or absent for none. */
+  publicDir?: string | null;
   baseUrl?: string;
   /** The sitemap's lastmod (YYYY-MM-DD); defaults to SOURCE_DATE_EPOCH's day, or today. */
   lastmod?: string;
@@ -52,6 +66,8 @@ export interface BuildResult {
   rendered: number;
   bytes: number;
   ms: number;
+  /** Top-level entries of the output folder that the build did not write (but `.git`), left as they are. */
+  foreign: string[];
 }
 
 /** A performance mark set when the first page has rendered: the benchmark's start-up figure. */
@@ -60,6 +76,11 @@ export const FIRST_PAGE_MARK = 'claimsite:first-page';
 /** data -> site model -> page list -> HTML staged beside outDir -> committed as outDir. */
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
+  // Before anything starts or is written: the folder must be the build's to write.
+  guardOutput(options.outDir, {
+    protect: protectedFolders(options),
+    ours: existsSync(manifestFile(options.outDir)),
+  });
   // Workers start first, so they load their copy of the site while this thread loads its own.
   const planned = plannedWorkers(options);
   const pool =
@@ -91,6 +112,9 @@ async function buildWith(
   assertUniqueFiles(pages);
   const templates = options.templates ?? TEMPLATES;
   const assets = siteAssets(await client, allCities(site));
+  const publicFiles = listPublic(options.publicDir);
+  if (options.publicDir)
+    checkPublicPaths(options.publicDir, publicFiles, generatedFiles(pages, assets));
 
   const routeById = new Map((options.routes ?? ROUTES).map((r) => [r.id, r]));
   // Pages render from the site model; what they share goes into one key, what differs per page
@@ -116,6 +140,7 @@ async function buildWith(
     pages: {},
     files: {},
     sitemap: { key: '', files: [] },
+    public: {},
   };
   // While no city moved, the last build's nearby lists are taken rather than measured again.
   const nearbyKey = hash([NEARBY, nearbyInputs(site)]);
@@ -128,7 +153,10 @@ async function buildWith(
   let writer: WriterThread | null = null;
   let workers: Promise<StagedFiles[]> | null = null;
   try {
-    for (const a of assets.files) staging.put(a.file, a.contents);
+    for (const a of assets.files)
+      if (!replacedByPublic(a.file, publicFiles)) staging.put(a.file, a.contents);
+    manifest.public = stagePublic(staging, publicFiles, previous?.public ?? {});
+    staging.put('_headers', headersFile(site.settings, ownHeaders(publicFiles)));
     let kept = 0;
     const toRender: number[] = [];
     const fingerprints = new Fingerprints();
@@ -199,10 +227,9 @@ async function buildWith(
           staging.put(s.file, s.contents);
           return s.file;
         });
-    staging.put('robots.txt', robotsTxt(site));
+    if (!replacedByPublic('robots.txt', publicFiles)) staging.put('robots.txt', robotsTxt(site));
     manifest.nearby = { key: nearbyKey, lists: nearbySlugs(site, NEARBY) };
-    removeManifest(options.outDir);
-    manifest.files = staging.commit();
+    manifest.files = staging.commit((files) => writeManifest(options.outDir, ownershipOnly(files)));
     writeManifest(options.outDir, manifest);
   } catch (err) {
     // The other threads stop at their next page (the queue is stopped); the staging folder goes
@@ -220,7 +247,20 @@ async function buildWith(
     rendered,
     bytes: staging.bytes,
     ms: performance.now() - started,
+    foreign: foreignEntries(options.outDir, manifest.files),
   };
+}
+
+/** What no output folder may hold or be inside: the build's inputs and the code that runs it. */
+function protectedFolders(options: BuildOptions): Protected[] {
+  return [
+    { dir: projectRoot(), what: 'the project' },
+    { dir: packageRoot(), what: 'claimsite itself' },
+    { dir: options.dataDir, what: 'the data folder', input: true },
+    ...(options.publicDir
+      ? [{ dir: options.publicDir, what: 'the public folder', input: true }]
+      : []),
+  ];
 }
 
 /** The compiled worker, beside the compiled CLI (scripts/build-cli.mjs makes both). */
@@ -264,6 +304,11 @@ function plannedWorkers(options: BuildOptions): number {
   const cores = availableParallelism();
   if (custom || !isCompiled() || cores < 4) return 0;
   return Math.min(cores - 2, 3);
+}
+
+function foreignEntries(outDir: string, files: Record<string, number>): string[] {
+  const ours = new Set(Object.keys(files).map((rel) => rel.split('/')[0]));
+  return readdirSync(outDir).filter((n) => !ours.has(n) && !KEPT_ENTRIES.includes(n));
 }
 
 function defaultLastmod(): string {

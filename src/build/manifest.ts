@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Site } from '../site/model.js';
 
@@ -15,6 +15,8 @@ export interface Manifest {
   files: Record<string, number>;
   /** The sitemap's inputs, and the files it made. */
   sitemap: { key: string; files: string[] };
+  /** The public folder's files and their size and modification time when last copied. */
+  public?: Record<string, string>;
   /** Every city's nearby cities, and what they were measured from (see restoreNearby). */
   nearby?: { key: string; lists: Record<string, string[]> };
 }
@@ -62,7 +64,7 @@ export class Fingerprints {
 export const siteDigest = (site: Site) =>
   hash([site.settings, site.national, site.cities, site.content]);
 
-const fileFor = (outDir: string) =>
+export const manifestFile = (outDir: string) =>
   path.join(
     path.dirname(path.resolve(outDir)),
     `.${path.basename(path.resolve(outDir))}.manifest.json`,
@@ -72,7 +74,7 @@ const fileFor = (outDir: string) =>
 // incremental build 15 ms.
 export function readManifest(outDir: string): Manifest | null {
   try {
-    const m = JSON.parse(readFileSync(fileFor(outDir), 'utf8')) as Manifest;
+    const m = JSON.parse(readFileSync(manifestFile(outDir), 'utf8')) as Manifest;
     // One written by an older version, without the files' sizes, is no use.
     return m.files && typeof m.files === 'object' && !Array.isArray(m.files) && m.sitemap
       ? m
@@ -82,15 +84,21 @@ export function readManifest(outDir: string): Manifest | null {
   }
 }
 
-/** Removed before a swap and written after it, so it never describes an output it did not make. */
-export function removeManifest(outDir: string): void {
-  try {
-    unlinkSync(fileFor(outDir));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
+/**
+ * Replaced whole (written aside and renamed), never removed: it is also the record of which files
+ * in the output folder the build wrote, the only ones a later build may replace or delete.
+ */
+export function writeManifest(outDir: string, manifest: Manifest): void {
+  const file = manifestFile(outDir);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(manifest));
+  renameSync(tmp, file);
 }
 
-export function writeManifest(outDir: string, manifest: Manifest): void {
-  writeFileSync(fileFor(outDir), JSON.stringify(manifest));
-}
+/** What a manifest says while a commit is under way: which files are ours, and nothing to reuse. */
+export const ownershipOnly = (files: Record<string, number>): Manifest => ({
+  key: '',
+  pages: {},
+  files,
+  sitemap: { key: '', files: [] },
+});

@@ -55,7 +55,13 @@ export const siteSettingsSchema = z.strictObject({
   privacyEmail: z.email('must be an e-mail address'),
   officeHours: text,
   emergencyHours: text,
-  leadEndpoint: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, 'must be a path starting with /'),
+  /** A path on the site (`/api/lead`), or the endpoint's own URL when it runs elsewhere. */
+  leadEndpoint: z
+    .string()
+    .regex(
+      /^(https?:\/\/[A-Za-z0-9.-]+(:\d+)?)?\/[A-Za-z0-9/_-]*$/,
+      'must be a path starting with / or an http(s) URL such as https://leads.example.com/api/lead',
+    ),
   analyticsId: z
     .string()
     .regex(/^G-[A-Z0-9]{4,16}$/, 'must be a GA4 measurement id such as G-ABC123XYZ')
