@@ -1,6 +1,11 @@
 // Compiles the CLI (src/ and templates/) to lib/cli.cjs, and its worker threads to lib/*-worker.js.
 // Runs on `npm install` and before generate and test, so the bin always runs the current sources.
 //
+// It compiles into a folder of its own and swaps it in only when everything compiled: a typo in a
+// template reports the error and leaves the last good lib/ to run. When lib/ was compiled from
+// exactly the current sources (their hash is kept in lib/.sources), it does nothing, so
+// `npm run generate` starts at once; `--force` compiles anyway.
+//
 // The dependencies are bundled in: Node's module loader resolves, reads and links each of their
 // several hundred files one by one, which took longer (about 350 ms) than everything else a
 // small build does before its first page. esbuild stays external: it runs its own binary.
@@ -9,10 +14,60 @@
 // The CLI is CommonJS so that bin/claimsite.cjs can load it with V8's code cache (Node 20 has no
 // compile cache for modules, and src/code-cache.ts is that loader, CommonJS too, so that no ES
 // module loader starts); the workers are small or rarely started, and stay ES modules.
-import { mkdir, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const lib = path.join(root, 'lib');
+const STAMP = '.sources';
+
+/** A hash of everything the compiled CLI is made from. */
+function sourcesHash() {
+  const hash = createHash('sha256');
+  const add = (rel) => {
+    const abs = path.join(root, rel);
+    if (!existsSync(abs)) return;
+    const entries = readdirSync(abs, { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
+      .sort();
+    for (const file of entries)
+      hash
+        .update(file)
+        .update('\0')
+        .update(readFileSync(path.join(root, file)));
+  };
+  for (const dir of ['src', 'templates']) add(dir);
+  for (const file of [
+    'package.json',
+    'package-lock.json',
+    'scripts/build-cli.mjs',
+    'tsconfig.json',
+  ])
+    hash
+      .update(file)
+      .update('\0')
+      .update(existsSync(path.join(root, file)) ? readFileSync(path.join(root, file)) : '');
+  hash.update(process.version);
+  return hash.digest('hex');
+}
+
+const sources = sourcesHash();
+const current = (() => {
+  try {
+    return readFileSync(path.join(lib, STAMP), 'utf8') === sources;
+  } catch {
+    return false;
+  }
+})();
+if (current && !process.argv.includes('--force')) process.exit(0);
+
+const next = path.join(root, `lib.next-${process.pid}`);
+rmSync(next, { recursive: true, force: true });
 
 const common = {
   bundle: true,
@@ -22,37 +77,50 @@ const common = {
   external: ['esbuild'],
   sourcemap: 'linked',
   logLevel: 'warning',
+  absWorkingDir: root,
 };
 const production = { 'process.env.NODE_ENV': '"production"' };
 
-// What an older build left, and the code cache of the CLI it replaces.
-await rm('lib', { recursive: true, force: true });
-await mkdir('lib');
+try {
+  await esbuild.build({
+    ...common,
+    entryPoints: { cli: 'src/cli.ts', 'code-cache': 'src/code-cache.ts' },
+    outExtension: { '.js': '.cjs' },
+    outdir: next,
+    format: 'cjs',
+    define: { ...production, 'import.meta.url': '__claimsiteUrl' },
+    banner: { js: "const __claimsiteUrl = require('node:url').pathToFileURL(__filename).href;" },
+  });
+  await esbuild.build({
+    ...common,
+    entryPoints: {
+      'render-worker': 'src/build/render-worker.ts',
+      'write-worker': 'src/build/write-worker.ts',
+    },
+    outdir: next,
+    format: 'esm',
+    define: production,
+    // Bundled CommonJS packages call require() for Node's built-ins.
+    banner: {
+      js: "import { createRequire as __claimsiteRequire } from 'node:module'; const require = __claimsiteRequire(import.meta.url);",
+    },
+  });
+  // The browser script and stylesheet are code too: bundled now, so `generate` need not load esbuild.
+  const { writePrebuiltClient } = createRequire(import.meta.url)(path.join(next, 'cli.cjs'));
+  await writePrebuiltClient(root, next);
+  writeFileSync(path.join(next, STAMP), sources);
+} catch (err) {
+  rmSync(next, { recursive: true, force: true });
+  // esbuild has printed what failed and where; the last good lib/ stays.
+  if (!(err && Array.isArray(err.errors))) console.error(err);
+  console.error(
+    `The CLI did not compile; ${existsSync(lib) ? 'lib/ is left as it was' : 'there is no lib/ yet'}.`,
+  );
+  process.exit(1);
+}
 
-await esbuild.build({
-  ...common,
-  entryPoints: { cli: 'src/cli.ts', 'code-cache': 'src/code-cache.ts' },
-  outExtension: { '.js': '.cjs' },
-  outdir: 'lib',
-  format: 'cjs',
-  define: { ...production, 'import.meta.url': '__claimsiteUrl' },
-  banner: { js: "const __claimsiteUrl = require('node:url').pathToFileURL(__filename).href;" },
-});
-await esbuild.build({
-  ...common,
-  entryPoints: {
-    'render-worker': 'src/build/render-worker.ts',
-    'write-worker': 'src/build/write-worker.ts',
-  },
-  outdir: 'lib',
-  format: 'esm',
-  define: production,
-  // Bundled CommonJS packages call require() for Node's built-ins.
-  banner: {
-    js: "import { createRequire as __claimsiteRequire } from 'node:module'; const require = __claimsiteRequire(import.meta.url);",
-  },
-});
-
-// The browser script and stylesheet are code too: bundled now, so `generate` need not load esbuild.
-const { writePrebuiltClient } = createRequire(import.meta.url)('../lib/cli.cjs');
-await writePrebuiltClient(fileURLToPath(new URL('..', import.meta.url)));
+// lib/ is replaced whole (with the code cache of the bundle it held), in two renames.
+const old = path.join(root, `lib.old-${process.pid}`);
+if (existsSync(lib)) renameSync(lib, old);
+renameSync(next, lib);
+rmSync(old, { recursive: true, force: true });

@@ -42,10 +42,16 @@ export async function bundleClient(root: string): Promise<ClientBundle> {
   return { js: jsBytes, css: cssBytes };
 }
 
-/** Writes the bundle where the compiled CLI finds it (run by scripts/build-cli.mjs). */
-export async function writePrebuiltClient(root: string): Promise<void> {
+/**
+ * Writes the bundle where the compiled CLI finds it (run by scripts/build-cli.mjs, into the lib
+ * folder it is compiling before that becomes lib/).
+ */
+export async function writePrebuiltClient(
+  root: string,
+  libDir = path.join(root, path.dirname(PREBUILT_DIR)),
+): Promise<void> {
   const bundle = await bundleClient(root);
-  const dir = path.join(root, PREBUILT_DIR);
+  const dir = path.join(libDir, path.basename(PREBUILT_DIR));
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, PREBUILT.js), bundle.js);
   await writeFile(path.join(dir, PREBUILT.css), bundle.css);
