@@ -85,6 +85,11 @@ export function createLeadHandler(options: LeadHandlerOptions): LeadHandler {
   };
 
   return async (request, client = {}) => {
+    const cors = corsHeaders(request, config.allowedOrigins);
+    if (request.method === 'OPTIONS') return preflight(request, cors);
+    // A form posted without JavaScript from an allowed other origin goes back to that site: a
+    // relative address would land on the endpoint's own host.
+    const site = cors['Access-Control-Allow-Origin'] ?? '';
     const type =
       (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     const isForm = type === 'application/x-www-form-urlencoded';
@@ -133,22 +138,50 @@ export function createLeadHandler(options: LeadHandlerOptions): LeadHandler {
       const outcome = await pending;
       if (isForm) {
         const city = lead.form === 'contact' ? '' : lead.city;
-        return redirect(links.withQuery(links.page('confirmation'), { city }));
+        return redirect(site + links.withQuery(links.page('confirmation'), { city }));
       }
-      return json(outcome === 'delivered' ? 200 : 202, { ok: true, status: outcome });
+      return json(outcome === 'delivered' ? 200 : 202, { ok: true, status: outcome }, cors);
     } catch (err) {
       if (err instanceof Reject) {
         if (isForm && err.status !== 405)
-          return redirect(links.withQuery(config.errorPage, { status: err.status }));
-        return json(err.status, { ok: false, error: err.message }, err.headers);
+          return redirect(site + links.withQuery(config.errorPage, { status: err.status }));
+        return json(err.status, { ok: false, error: err.message }, { ...err.headers, ...cors });
       }
       // The outbox itself failed (disk full, permissions): say so, so the visitor can call.
       log('lead failed', { error: (err as Error).message });
       return isForm
-        ? redirect(links.withQuery(config.errorPage, { status: 503 }))
-        : json(503, { ok: false, error: 'could not store the submission' });
+        ? redirect(site + links.withQuery(config.errorPage, { status: 503 }))
+        : json(503, { ok: false, error: 'could not store the submission' }, cors);
     }
   };
+}
+
+/**
+ * CORS for a site whose pages are served from another origin than the endpoint (a static host
+ * with the endpoint on a Node host): an allowed origin gets its own name back, never `*`, and
+ * every answer says it varies by Origin. Same-origin and unlisted requests get none.
+ */
+function corsHeaders(request: Request, allowed: readonly string[]): Record<string, string> {
+  const origin = request.headers.get('origin');
+  if (!origin || origin === new URL(request.url).origin) return {};
+  if (!allowed.includes(origin)) return { Vary: 'Origin' };
+  return { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
+}
+
+/** The answer to a browser's preflight before a cross-origin JSON post. */
+function preflight(request: Request, cors: Record<string, string>): Response {
+  const method = request.headers.get('access-control-request-method');
+  if (!cors['Access-Control-Allow-Origin'] || (method && method !== 'POST'))
+    return new Response(null, { status: 403, headers: { Vary: 'Origin' } });
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...cors,
+      'Access-Control-Allow-Methods': 'POST',
+      'Access-Control-Allow-Headers': 'Content-Type, Accept',
+      'Access-Control-Max-Age': '86400',
+    },
+  });
 }
 
 function checkOrigin(request: Request, allowed: readonly string[]) {

@@ -158,6 +158,14 @@ export class Outbox {
     return parseLines<OutboxEntry>(await readFile(this.file, 'utf8').catch(() => ''));
   }
 
+  /** Submissions waiting for delivery: in the outbox and not delivered by anyone since. */
+  async waiting(): Promise<number> {
+    const ids = new Set<string>();
+    for (const e of await this.list())
+      if (!(await this.ledger.has(e.submissionId))) ids.add(e.submissionId);
+    return ids.size;
+  }
+
   /**
    * Delivers what it can and keeps the rest. One drain at a time (a second waits); appends
    * made meanwhile are kept; an entry whose id was delivered by anyone is dropped, never sent.

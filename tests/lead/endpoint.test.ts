@@ -35,7 +35,13 @@ async function endpoint(env: Record<string, string>, extra: Record<string, strin
     config,
     log: (e, f) => logs.push(JSON.stringify({ e, ...f })),
   });
-  const s = await startServer({ dir, port: 0, host: '127.0.0.1', leadHandler: handler });
+  const s = await startServer({
+    dir,
+    port: 0,
+    host: '127.0.0.1',
+    leadHandler: handler,
+    outboxPath: outbox,
+  });
   server = s.server;
   const post = (body: BodyInit, headers: Record<string, string> = {}) =>
     fetch(`${s.url}/api/lead`, {
@@ -175,7 +181,8 @@ describe('the lead endpoint', () => {
       'Content-Type': 'application/x-www-form-urlencoded',
     });
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/confirmation/?city=Qu%C3%A9bec+City');
+    // Posted from the site's origin to the endpoint's: sent back to the site.
+    expect(res.headers.get('location')).toBe(`${ORIGIN}/confirmation/?city=Qu%C3%A9bec+City`);
     expect(crm.contacts.get('c1')?.tags).toEqual([
       'Insurance Claim',
       'residential',
@@ -188,7 +195,7 @@ describe('the lead endpoint', () => {
       'Content-Type': 'application/x-www-form-urlencoded',
     });
     expect(bad.status).toBe(303);
-    expect(bad.headers.get('location')).toBe('/form-error/?status=400');
+    expect(bad.headers.get('location')).toBe(`${ORIGIN}/form-error/?status=400`);
     expect(crm.contacts.size).toBe(1);
     // Without JavaScript the browser sends no submission id: the endpoint makes one.
     form.set('email', 'plain@example.ca');
@@ -196,7 +203,9 @@ describe('the lead endpoint', () => {
     const plain = await e.post(form.toString(), {
       'Content-Type': 'application/x-www-form-urlencoded',
     });
-    expect(plain.headers.get('location')).toMatch(/^\/confirmation\/\?city=/);
+    expect(plain.headers.get('location')).toMatch(
+      /^https:\/\/www\.claimright\.ca\/confirmation\/\?city=/,
+    );
     expect(crm.contacts.size).toBe(2);
   });
 
@@ -264,5 +273,21 @@ describe('the lead endpoint', () => {
     const res = await e.post(JSON.stringify(sampleClaim()));
     expect(res.status).toBe(202);
     expect(await outboxLines(e.outbox)).toHaveLength(1);
+  });
+
+  it('reports its health with the number of leads waiting, and nothing personal', async () => {
+    const e = await endpoint({ GHL_TOKEN: '' });
+    const health = async () => {
+      const res = await fetch(`${e.url}/api/health`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      return res.json();
+    };
+    expect(await health()).toEqual({ status: 'ok', outbox: { waiting: 0 } });
+    const claim = sampleClaim();
+    expect((await e.post(JSON.stringify(claim))).status).toBe(202);
+    await e.post(JSON.stringify(claim));
+    expect(await health()).toEqual({ status: 'ok', outbox: { waiting: 1 } });
+    expect(JSON.stringify(await health())).not.toContain(claim.email);
   });
 });
