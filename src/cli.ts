@@ -8,8 +8,10 @@ import { createCrmClient } from './lead/crm.js';
 import { jsonLog } from './lead/log.js';
 import { Outbox } from './lead/outbox.js';
 import { buildPages } from './routes.js';
+import { runBuildServer } from './serve/build-server.js';
+import { Rebuilder } from './serve/rebuild.js';
 import { startServer } from './serve/server.js';
-import { childRebuild, startWatcher, type Watcher } from './serve/watch.js';
+import { startWatcher, type Watcher } from './serve/watch.js';
 import { displayPath } from './site/display-path.js';
 import { DataError } from './site/errors.js';
 import { formatWhole } from './site/format.js';
@@ -64,18 +66,15 @@ export async function main(
   program
     .command('generate')
     .description('build the whole site into the output folder')
-    .option('--data <dir>', 'data folder', bundledData)
-    .option('--out <dir>', 'output folder', 'dist')
+    .option('--data <dir>', 'data folder', parsePath, bundledData)
+    .option('--out <dir>', 'output folder', parsePath, 'dist')
     .option(
       '--public <dir>',
       'files copied into the output as they are, if the folder exists',
+      parsePath,
       'public',
     )
-    .addOption(
-      new Option('--base-url <url>', 'site URL for canonical links and sitemap.xml').env(
-        'SITE_URL',
-      ),
-    )
+    .addOption(baseUrlOption())
     .option('--quiet', 'print nothing on success')
     .option(
       '--workers <n>',
@@ -89,6 +88,7 @@ export async function main(
         outDir: opts.out,
         publicDir: publicFolder(opts.public, cmd.getOptionValueSource('public') === 'cli'),
         baseUrl: opts.baseUrl,
+        baseUrlFrom: baseUrlFrom(cmd),
         workers: opts.workers,
         ...extras,
         onProgress:
@@ -117,9 +117,14 @@ export async function main(
   program
     .command('validate')
     .description('check the data set and report what it holds, writing nothing')
-    .option('--data <dir>', 'data folder', bundledData)
-    .action(async (opts: { data: string }) => {
-      const site = await loadSite(opts.data);
+    .option('--data <dir>', 'data folder', parsePath, bundledData)
+    .addOption(baseUrlOption())
+    .action(async (opts: { data: string; baseUrl?: string }, cmd: Command) => {
+      // The same site URL generate would use, so that what validates also builds.
+      const site = await loadSite(opts.data, {
+        baseUrl: opts.baseUrl,
+        baseUrlFrom: baseUrlFrom(cmd),
+      });
       const pages = buildPages(site);
       const areas = site.cities.reduce((n, c) => n + c.areas.length, 0);
       const lines = PROVINCES.map((p) => {
@@ -139,69 +144,113 @@ export async function main(
       );
     });
 
-  program
-    .command('serve')
-    .description('preview a built site the way a static host serves it')
-    .option('--dir <dir>', 'folder to serve', 'dist')
-    .option('--port <port>', 'port to listen on', parsePort, 4321)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--api <path>', 'where to mount the lead endpoint', '/api/lead')
-    .option('--no-api', 'serve files only, without the lead endpoint')
-    .option(
-      '--watch',
-      'rebuild on changes to the data, templates or browser code, and reload open pages',
-    )
-    .option('--data <dir>', 'data folder to build from in watch mode', bundledData)
-    .action(
-      async (opts: {
-        dir: string;
-        port: number;
-        host: string;
-        api: string | false;
-        watch?: boolean;
-        data: string;
-      }) => {
-        let watcher: Watcher | undefined;
-        if (opts.watch) {
-          const rebuild = childRebuild(root, opts.data, ['--out', opts.dir]);
-          io.out('Building…\n');
-          const first = await rebuild([]);
-          if (first) io.err(`${first}\n`);
-          watcher = startWatcher({
-            folders: [
-              path.resolve(opts.data),
-              ...['templates', 'src/client', 'src/styles'].map((f) => path.join(root, f)),
-            ],
-            rebuild,
-            onResult: (error, changed) => {
-              const what = changed.map((f) => path.relative(root, f)).join(', ');
-              if (error)
-                io.err(
-                  `Build failed after a change to ${what}; still serving the last good site.\n${error}\n`,
-                );
-              else io.out(`Rebuilt after a change to ${what}.\n`);
-            },
-          });
-        }
-        const { server, url } = await startServer({ ...opts, apiPath: opts.api || null, watcher });
-        io.out(
-          `Serving ${opts.dir} at ${url}${opts.api ? ` (lead endpoint ${opts.api})` : ''}${watcher ? ', watching for changes' : ''}\n`,
+  const serveOptions = (cmd: Command) =>
+    cmd
+      .option('--dir <dir>', 'folder to serve (and, watching, to build into)', parsePath, 'dist')
+      .option('--port <port>', 'port to listen on', parsePort, 4321)
+      .option('--host <host>', 'address to listen on (0.0.0.0: every network)', '127.0.0.1')
+      .option('--api <path>', 'where to mount the lead endpoint', '/api/lead')
+      .option('--no-api', 'serve files only, without the lead endpoint')
+      .option('--data <dir>', 'data folder to build from when watching', parsePath, bundledData)
+      .option(
+        '--public <dir>',
+        'public folder to copy in when watching, if it exists',
+        parsePath,
+        'public',
+      )
+      .addOption(new Option('--base-url <url>', 'site URL when watching').env('SITE_URL'));
+
+  serveOptions(
+    program
+      .command('serve')
+      .description('preview a built site the way a static host serves it')
+      .option('--watch', 'build, then rebuild on every change and reload open pages (as dev)'),
+  ).action((opts: ServeOptions, cmd: Command) => serve(opts, cmd, Boolean(opts.watch)));
+
+  serveOptions(
+    program
+      .command('dev')
+      .description(
+        'build, serve, and rebuild on every change to the data, public files or code, reloading open pages',
+      ),
+  ).action((opts: ServeOptions, cmd: Command) => serve(opts, cmd, true));
+
+  // The process `dev` keeps for its builds, so they run warm; not for people to run.
+  program.command('build-server', { hidden: true }).action(() => runBuildServer());
+
+  async function serve(opts: ServeOptions, cmd: Command, watch: boolean): Promise<void> {
+    let watcher: Watcher | undefined;
+    let rebuilder: Rebuilder | undefined;
+    if (watch) {
+      rebuilder = new Rebuilder(root, {
+        dataDir: path.resolve(opts.data),
+        outDir: path.resolve(opts.dir),
+        publicDir: publicFolder(opts.public, cmd.getOptionValueSource('public') === 'cli'),
+        baseUrl: opts.baseUrl,
+      });
+      io.out('Building…\n');
+      // Sources edited since lib/ was compiled are compiled first; if they do not compile, the
+      // last good code builds and the error is shown until they do.
+      const compiled = await rebuilder.compile();
+      if (compiled) io.err(`${compiled}\n`);
+      const first = await rebuilder.build();
+      if (first.error)
+        io.err(
+          `Build failed; ${existsSync(opts.dir) ? 'serving the last good site' : 'nothing to serve until it builds'}.\n${first.error}\n`,
         );
-        server.on('close', () => watcher?.close());
-        await new Promise<void>((resolve) => {
-          server.on('close', resolve);
-          const stop = () => server.close();
-          process.once('SIGINT', stop);
-          process.once('SIGTERM', stop);
-        });
-      },
+      const shown = (f: string) => displayPath(f);
+      watcher = startWatcher({
+        folders: rebuilder.folders().map((f) => f.dir),
+        rebuild: (changed) => (rebuilder as Rebuilder).rebuild(changed),
+        onResult: (result, changed) => {
+          const what = changed.map(shown).join(', ');
+          if (result.error)
+            io.err(
+              `Build failed after a change to ${what}; still serving the last good site.\n${result.error}\n`,
+            );
+          else
+            io.out(
+              `Rebuilt after a change to ${what} (${formatWhole(result.changed)} files changed).\n`,
+            );
+        },
+      });
+      await watcher.ready;
+    } else if (!existsSync(opts.dir)) {
+      throw new Error(
+        `${displayPath(opts.dir)} does not exist: build the site first (claimsite generate --out ${opts.dir}), or build and serve it with claimsite dev`,
+      );
+    }
+    const { server, urls } = await startServer({
+      dir: opts.dir,
+      port: opts.port,
+      host: opts.host,
+      apiPath: opts.api || null,
+      watcher,
+    });
+    io.out(
+      `Serving ${displayPath(opts.dir)} at ${urls.join(', ')}${opts.api ? ` (lead endpoint ${opts.api})` : ''}${watcher ? ', watching for changes' : ''}\n`,
     );
+    await new Promise<void>((resolve) => {
+      // Open pages hold their connections (the reload channel, keep-alive): closed at once, so
+      // one Ctrl-C stops the server.
+      const stop = () => {
+        server.close();
+        server.closeAllConnections();
+        rebuilder?.close();
+        void watcher?.close().then(resolve, resolve);
+        if (!watcher) resolve();
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+  }
 
   const leads = program
     .command('leads')
     .description('the outbox of leads not yet delivered to the CRM');
   const outboxOption = () =>
     new Option('--outbox <file>', 'outbox file')
+      .argParser(parsePath)
       .env('LEAD_OUTBOX_PATH')
       .default('.outbox/leads.jsonl');
   leads
@@ -242,6 +291,13 @@ export async function main(
       if (r.kept > 0) exitCode = 1;
     });
 
+  // No command: the help, and a usage error, rather than nothing and success.
+  const asksForHelp = argv.some((a) => ['-h', '--help', '-v', '--version'].includes(a));
+  if (!asksForHelp && !argv.some((a) => !a.startsWith('-'))) {
+    io.err(program.helpInformation());
+    return 2;
+  }
+  if (io === defaultIo) quietOnClosedPipe();
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
@@ -264,6 +320,28 @@ export async function main(
   }
 }
 
+/**
+ * Output piped into a reader that stopped reading (`claimsite leads list | head -1`): nothing
+ * more can be said, and it is not an error.
+ */
+function quietOnClosedPipe(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
+interface ServeOptions {
+  dir: string;
+  port: number;
+  host: string;
+  api: string | false;
+  watch?: boolean;
+  data: string;
+  public: string;
+  baseUrl?: string;
+}
+
 interface GenerateOptions {
   data: string;
   out: string;
@@ -278,6 +356,20 @@ function publicFolder(dir: string, named: boolean): string | null {
   if (existsSync(dir)) return dir;
   if (named) throw new Error(`the public folder ${displayPath(dir)} does not exist`);
   return null;
+}
+
+const baseUrlOption = () =>
+  new Option('--base-url <url>', 'site URL for canonical links and sitemap.xml').env('SITE_URL');
+
+/** How a base URL that is not a URL is named: where the user gave it. */
+const baseUrlFrom = (cmd: Command) =>
+  cmd.getOptionValueSource('baseUrl') === 'env' ? 'SITE_URL' : '--base-url';
+
+/** A file or folder: a value starting with - is an option the user forgot the value of. */
+function parsePath(value: string): string {
+  if (value.startsWith('-'))
+    throw new InvalidArgumentError(`expects a path, not the option ${value}`);
+  return value;
 }
 
 function parseCount(value: string): number {

@@ -1,9 +1,12 @@
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { FIXTURE_DATA, runCli, scanTree, tempDir } from './helpers.js';
+import { BIN, FIXTURE_DATA, ROOT, runCli, scanTree, tempDir } from './helpers.js';
+import { sampleClaim } from './lead/sample.js';
 
 /** A copy of the fixture data with one file replaced, for bad-data cases. */
 async function dataWith(file: string, contents: unknown): Promise<string> {
@@ -111,5 +114,158 @@ describe('claimsite CLI', () => {
     expect(code).toBe(1);
     expect(lines.join('')).toContain('Failed to render page /toronto/etobicoke/: cannot read name');
     expect(await scanTree(out)).toEqual(before);
+  });
+});
+
+describe('what a new user ran into', () => {
+  it('blames a base URL that is not a URL on where it came from, in generate and validate alike', async () => {
+    const out = path.join(await tempDir(), 'site');
+    const flag = runCli([
+      'generate',
+      '--data',
+      FIXTURE_DATA,
+      '--out',
+      out,
+      '--base-url',
+      'notaurl',
+    ]);
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toContain('--base-url: "notaurl" must be an absolute http(s) URL');
+    expect(flag.stderr).not.toContain('site.json');
+    const env = { SITE_URL: 'claims.example.org' };
+    const fromEnv = runCli(['validate', '--data', FIXTURE_DATA], { env });
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.stderr).toContain('SITE_URL: "claims.example.org" must be an absolute');
+    expect(runCli(['generate', '--data', FIXTURE_DATA, '--out', out], { env }).code).toBe(1);
+    const good = runCli(['validate', '--data', FIXTURE_DATA], {
+      env: { SITE_URL: 'https://claims.example.org' },
+    });
+    expect(good.code).toBe(0);
+  });
+
+  it('places a JSON syntax error by line and column', async () => {
+    const data = await dataWith('site.json', '{\n  "siteName": "ClaimRight",\n  "baseUrl": ,\n}\n');
+    const r = runCli(['validate', '--data', data]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${path.join(data, 'site.json')}: is not valid JSON at line 3, column 14: a value was expected`,
+    );
+  });
+
+  it('counts records from 1, and reports a wrong slug once', async () => {
+    const cities = JSON.parse(await readFile(path.join(FIXTURE_DATA, 'cities/on.json'), 'utf8'));
+    const { slug: _, ...noSlug } = cities[1];
+    cities[1] = noSlug;
+    cities[0].slug = 'Toronto!';
+    const data = await dataWith('cities/on.json', cities);
+    const r = runCli(['validate', '--data', data]);
+    expect(r.code).toBe(1);
+    const file = path.join(data, 'cities/on.json');
+    expect(r.stderr).toContain(`${file}, record #2, field slug: is required`);
+    expect(r.stderr).toContain(`${file}, record Toronto!, field slug: must be "toronto"`);
+    expect(r.stderr).not.toContain('field id');
+  });
+
+  it('says in one line that a data folder is not there', () => {
+    const r = runCli(['validate', '--data', '/nonexistent/claimsite-data']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'Invalid data (1 problem):\n  - /nonexistent/claimsite-data: is not a data folder (not found)\n',
+    );
+  });
+
+  it('lists leads into a pipe that closes early without crashing', async () => {
+    const dir = await tempDir();
+    const outbox = path.join(dir, 'leads.jsonl');
+    const line = (n: number) =>
+      JSON.stringify({
+        submissionId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+        receivedAt: '2026-11-23T10:00:00.000Z',
+        reason: 'CRM unreachable',
+        lead: { form: 'questionnaire', email: `owner${n}@example.ca` },
+      });
+    await writeFile(outbox, `${Array.from({ length: 3000 }, (_, n) => line(n)).join('\n')}\n`);
+    const r = spawnSync(
+      'bash',
+      [
+        '-c',
+        `set -o pipefail; "${process.execPath}" "${BIN}" leads list --outbox "${outbox}" | head -1`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(r.stdout).toBe(`3000 leads waiting in ${outbox}:\n`);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('refuses to serve a folder that was never built, saying how to build it', () => {
+    const r = runCli(['serve', '--dir', '/nonexistent/dist', '--port', '0']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      '/nonexistent/dist does not exist: build the site first (claimsite generate --out /nonexistent/dist)',
+    );
+  });
+
+  it('serves on every network with --host 0.0.0.0, naming the addresses and taking its own form posts', async () => {
+    const dir = await tempDir();
+    const out = path.join(dir, 'dist');
+    expect(runCli(['generate', '--data', FIXTURE_DATA, '--out', out, '--quiet']).code).toBe(0);
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--dir', out, '--host', '0.0.0.0', '--port', '0'],
+      {
+        env: { ...process.env, GHL_TOKEN: '', LEAD_OUTBOX_PATH: path.join(dir, 'leads.jsonl') },
+      },
+    );
+    try {
+      let said = '';
+      child.stdout.on('data', (d) => {
+        said += d;
+      });
+      while (!said.includes('\n')) await new Promise((r) => setTimeout(r, 50));
+      const urls = [...said.matchAll(/http:\/\/[\d.]+:\d+/g)].map((m) => m[0]);
+      expect(urls[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const lan = Object.values(networkInterfaces())
+        .flat()
+        .filter((i) => i?.family === 'IPv4' && !i.internal);
+      expect(urls).toHaveLength(1 + lan.length);
+      // A visitor on the same network posts from the address it opened.
+      const origin = urls.at(-1) ?? '';
+      const res = await fetch(`${origin}/api/lead`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: origin },
+        body: JSON.stringify(sampleClaim()),
+      });
+      expect(res.status).toBe(202);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('takes no option for a path, and makes no folder named after it', async () => {
+    const dir = await tempDir();
+    const r = runCli(['generate', '--data', FIXTURE_DATA, '--out', '--quiet'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "argument '--quiet' is invalid. expects a path, not the option --quiet",
+    );
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('answers no command with the usage and a usage error', () => {
+    const r = runCli([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Usage: claimsite [options] [command]');
+    expect(r.stdout).toBe('');
+  });
+
+  it('compiles the CLI only when its sources changed', async () => {
+    const compile = () =>
+      spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
+    expect(compile().status).toBe(0);
+    const before = await stat(path.join(ROOT, 'lib/cli.cjs'));
+    expect(compile().status).toBe(0);
+    const after = await stat(path.join(ROOT, 'lib/cli.cjs'));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
   });
 });

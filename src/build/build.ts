@@ -41,6 +41,8 @@ export interface BuildOptions {
   /** Files copied into the output as they are (host files, images); null or absent for none. */
   publicDir?: string | null;
   baseUrl?: string;
+  /** Where baseUrl came from, named if it is not a URL (--base-url, SITE_URL). */
+  baseUrlFrom?: string;
   /** The sitemap's lastmod (YYYY-MM-DD); defaults to SOURCE_DATE_EPOCH's day, or today. */
   lastmod?: string;
   routes?: readonly Route[];
@@ -107,7 +109,10 @@ async function buildWith(
   // data loads. A data error is reported first; this keeps the bundle's own from going unhandled.
   const client = loadClient(packageRoot(), { prebuilt: isCompiled() });
   client.catch(() => {});
-  const site = await loadSite(options.dataDir, { baseUrl: options.baseUrl });
+  const site = await loadSite(options.dataDir, {
+    baseUrl: options.baseUrl,
+    baseUrlFrom: options.baseUrlFrom,
+  });
   const pages = buildPages(site, options.routes ?? ROUTES);
   assertUniqueFiles(pages);
   const templates = options.templates ?? TEMPLATES;

@@ -1,9 +1,11 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { configFromEnv } from '../lead/config.js';
 import { createLeadHandler, type LeadHandler } from '../lead/handler.js';
 import type { Log } from '../lead/log.js';
 import { handleNode } from '../lead/node.js';
+import { Outbox } from '../lead/outbox.js';
 import { createStaticHandler } from './static.js';
 import {
   EVENTS_PATH,
@@ -24,16 +26,24 @@ export interface ServeOptions {
   log?: Log;
   /** Watch mode: serves the reload channel and injects its script into HTML answers. */
   watcher?: Watcher;
+  /** The outbox the health route reports on; by default the environment's (LEAD_OUTBOX_PATH). */
+  outboxPath?: string;
 }
+
+/** Where a process serving the endpoint reports its health (a container's HEALTHCHECK). */
+export const HEALTH_PATH = '/api/health';
 
 /**
  * The preview server: the built folder, served the way a static host serves it, with the lead
  * endpoint mounted at its path. Without SITE_ORIGIN the endpoint accepts this server's origin.
  */
-export async function startServer(options: ServeOptions): Promise<{ server: Server; url: string }> {
+export async function startServer(
+  options: ServeOptions,
+): Promise<{ server: Server; url: string; urls: string[] }> {
   const serveStatic = createStaticHandler(options.dir, options.watcher ? RELOAD_SCRIPT : undefined);
   const apiPath = options.apiPath === undefined ? '/api/lead' : options.apiPath;
   let lead: LeadHandler | undefined = options.leadHandler;
+  const outbox = new Outbox(options.outboxPath ?? configFromEnv().outboxPath);
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (options.watcher && path === EVENTS_PATH) return options.watcher.events(req, res);
@@ -48,7 +58,9 @@ export async function startServer(options: ServeOptions): Promise<{ server: Serv
     const work =
       apiPath && lead && (path === apiPath || path === `${apiPath}/`)
         ? handleNode(lead, req, res)
-        : serveStatic(req, res);
+        : apiPath && path === HEALTH_PATH
+          ? health(outbox, res)
+          : serveStatic(req, res);
     work.catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -59,14 +71,49 @@ export async function startServer(options: ServeOptions): Promise<{ server: Serv
     server.listen(options.port, options.host, () => resolve());
   });
   const { address, port } = server.address() as AddressInfo;
-  const host = address.includes(':') ? `[${address}]` : address;
-  const url = `http://${host}:${port}`;
+  const urls = reachableAt(address, port);
+  const url = urls[0] ?? `http://127.0.0.1:${port}`;
   if (apiPath && !lead) {
-    const local = [url, `http://localhost:${port}`].join(',');
     lead = createLeadHandler({
-      config: configFromEnv(process.env, { siteOrigin: local }),
+      config: configFromEnv(process.env, {
+        siteOrigin: [...urls, `http://localhost:${port}`].join(','),
+      }),
       log: options.log,
     });
   }
-  return { server, url };
+  return { server, url, urls };
+}
+
+/**
+ * The addresses the server answers at: the one it listens on, or, listening on every interface
+ * (0.0.0.0, ::), each interface's, so a phone on the same network can be pointed at one of them
+ * and its form posts are this site's own.
+ */
+function reachableAt(address: string, port: number): string[] {
+  const url = (host: string) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (address !== '0.0.0.0' && address !== '::') return [url(address)];
+  const all = Object.values(networkInterfaces())
+    .flat()
+    .filter((i) => i && (address === '::' || i.family === 'IPv4') && !i.address.startsWith('fe80'))
+    .map((i) => url(i?.address ?? ''));
+  // Loopback first: the address to open on this machine.
+  return all.sort((a, b) => Number(!a.includes('127.0.0.1')) - Number(!b.includes('127.0.0.1')));
+}
+
+/** Up, and how many leads wait for the CRM: no personal data, nothing that needs a token. */
+async function health(outbox: Outbox, res: ServerResponse): Promise<void> {
+  const headers = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+  };
+  try {
+    const waiting = await outbox.waiting();
+    res.writeHead(200, headers).end(JSON.stringify({ status: 'ok', outbox: { waiting } }));
+  } catch (err) {
+    res
+      .writeHead(503, headers)
+      .end(
+        JSON.stringify({ status: 'error', error: `outbox unreadable: ${(err as Error).message}` }),
+      );
+  }
 }

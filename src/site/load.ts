@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { displayPath } from './display-path.js';
 import { DataError, type DataIssue } from './errors.js';
@@ -18,6 +19,8 @@ import { slugify } from './slug.js';
 export interface LoadOptions {
   /** Overrides the base URL of data/site.json (from --base-url or SITE_URL). */
   baseUrl?: string;
+  /** Where the override came from, named when it is not a URL. Default: --base-url. */
+  baseUrlFrom?: string;
 }
 
 /**
@@ -27,11 +30,31 @@ export interface LoadOptions {
 export async function loadSite(dataDir: string, options: LoadOptions = {}): Promise<Site> {
   const issues: DataIssue[] = [];
   const rel = displayPath;
+  // One line for a folder that is not there, rather than one per file it should hold.
+  if (!statSync(dataDir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new DataError([
+      {
+        file: rel(dataDir),
+        record: null,
+        field: null,
+        message: 'is not a data folder (not found)',
+      },
+    ]);
+  }
 
   const settingsFile = path.join(dataDir, 'site.json');
   const settingsRaw = readJson(settingsFile, rel, issues);
   if (settingsRaw !== undefined && options.baseUrl && isObject(settingsRaw)) {
-    settingsRaw.baseUrl = options.baseUrl;
+    // The override is checked as itself: its mistake is not site.json's.
+    const given = siteSettingsSchema.shape.baseUrl.safeParse(options.baseUrl);
+    if (given.success) settingsRaw.baseUrl = given.data;
+    else
+      issues.push({
+        file: options.baseUrlFrom ?? '--base-url',
+        record: null,
+        field: null,
+        message: `"${options.baseUrl}" ${given.error.issues[0]?.message ?? 'is not a URL'}`,
+      });
   }
   const settings = parseRecord(siteSettingsSchema, settingsRaw, rel(settingsFile), null, issues);
   if (settings) settings.baseUrl = settings.baseUrl.replace(/\/+$/, '');
@@ -66,8 +89,9 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
       continue;
     }
     raw.forEach((item, index) => {
+      // Without a slug, a record is named by its place in the file, counted from 1.
       const label =
-        isObject(item) && typeof item.slug === 'string' && item.slug ? item.slug : `#${index}`;
+        isObject(item) && typeof item.slug === 'string' && item.slug ? item.slug : `#${index + 1}`;
       const rec = parseRecord(citySchema, item, shown, label, issues);
       if (rec) {
         const fileIssues = checkCity(rec, file, shown);
@@ -108,7 +132,8 @@ function checkCity(rec: CityRecord, absFile: string, file: string): DataIssue[] 
   if (rec.provinceCode !== fileCode) {
     at('provinceCode', `is ${rec.provinceCode} but the file holds ${fileCode} cities`);
   }
-  const expectedId = `${rec.provinceCode.toLowerCase()}-${rec.slug}`;
+  // From the slug it should have: a wrong slug is reported once, not again through the id.
+  const expectedId = `${rec.provinceCode.toLowerCase()}-${expectedSlug}`;
   if (rec.id !== expectedId) at('id', `must be "${expectedId}" (province code and slug)`);
   out.push(...checkAreas(rec.areas, file, rec.slug));
   return out;

@@ -1,5 +1,11 @@
 import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+// The ES module build: the UMD one that "main" names loads its parts with a require() no bundler follows.
+import {
+  type ParseError,
+  parse as parseJsonc,
+  printParseErrorCode,
+} from 'jsonc-parser/lib/esm/main.js';
 import type { z } from 'zod';
 import type { DataIssue } from './errors.js';
 
@@ -24,15 +30,46 @@ export function readJson(file: string, rel: (f: string) => string, issues: DataI
   }
   try {
     return JSON.parse(text) as unknown;
-  } catch (err) {
-    issues.push({
-      file: rel(file),
-      record: null,
-      field: null,
-      message: `is not valid JSON: ${(err as Error).message}`,
-    });
+  } catch {
+    issues.push({ file: rel(file), record: null, field: null, message: jsonSyntaxError(text) });
     return undefined;
   }
+}
+
+const JSON_ERRORS: Partial<Record<string, string>> = {
+  InvalidSymbol: 'an unexpected character',
+  InvalidNumberFormat: 'a number written wrongly',
+  PropertyNameExpected: 'a property name in double quotes was expected',
+  ValueExpected: 'a value was expected',
+  ColonExpected: 'a colon was expected',
+  CommaExpected: 'a comma was expected',
+  CloseBraceExpected: 'a closing } was expected',
+  CloseBracketExpected: 'a closing ] was expected',
+  EndOfFileExpected: 'nothing more was expected',
+  InvalidCommentToken: 'JSON has no comments',
+  UnexpectedEndOfComment: 'a comment is not closed',
+  UnexpectedEndOfString: 'a string is not closed',
+  UnexpectedEndOfNumber: 'a number is cut short',
+  InvalidUnicode: 'a \\u escape is not four hex digits',
+  InvalidEscapeCharacter: 'an unknown escape after \\',
+  InvalidCharacter: 'a line break or control character inside a string',
+};
+
+/**
+ * Where JSON that does not parse first goes wrong, as line and column (counted from 1) and what
+ * was expected there: V8's own message gives a character offset at best. jsonc-parser, in its
+ * strict mode (no comments, no trailing commas), finds the first error the same as JSON.parse.
+ */
+function jsonSyntaxError(text: string): string {
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true });
+  const first = errors[0];
+  if (!first) return 'is not valid JSON';
+  const before = text.slice(0, first.offset);
+  const line = before.split('\n').length;
+  const column = first.offset - before.lastIndexOf('\n');
+  const what = JSON_ERRORS[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error);
+  return `is not valid JSON at line ${line}, column ${column}: ${what}`;
 }
 
 export function parseRecord<S extends z.ZodType>(

@@ -255,7 +255,7 @@ describe('data rules reject a bad record and name file, record and field', () =>
       on.push({ name: 'Nowhere' });
     });
     expect(r.issues).toContainEqual(
-      expect.objectContaining({ record: '#2', field: 'slug', message: 'is required' }),
+      expect.objectContaining({ record: '#3', field: 'slug', message: 'is required' }),
     );
   });
 });
