@@ -8,7 +8,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { build, startServer } from '../lib/cli.cjs';
 
-const PAGES = ['/', '/toronto/public-adjusters', '/toronto/fire-damage-claims', '/faq'];
+const PAGES = ['/', '/toronto/public-adjusters/', '/toronto/fire-damage-claims/', '/faq/'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 1;

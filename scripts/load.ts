@@ -45,7 +45,7 @@ async function worker() {
     const body = {
       form: 'questionnaire',
       submissionId: `load-${String(i).padStart(8, '0')}-${Date.now()}`,
-      page: '/toronto/public-adjusters',
+      page: '/toronto/public-adjusters/',
       city: 'Toronto',
       claimType: i % 2 ? 'commercial' : 'residential',
       damageTypes: ['water'],

@@ -6,7 +6,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../lib/cli.cjs';
 
 const [dir = 'dist', out = '.shots', ...paths] = process.argv.slice(2);
-const pages = paths.length ? paths : ['/', '/toronto', '/toronto/fire-damage-claims', '/faq'];
+const pages = paths.length ? paths : ['/', '/toronto/', '/toronto/fire-damage-claims/', '/faq/'];
 await mkdir(out, { recursive: true });
 const { server, url } = await startServer({ dir, port: 0, host: '127.0.0.1' });
 const browser = await chromium.launch({

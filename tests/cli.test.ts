@@ -148,7 +148,7 @@ describe('what a new user ran into', () => {
     const r = runCli(['validate', '--data', data]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      `${path.join(data, 'site.json')}: is not valid JSON at line 3, column 14: a value was expected`,
+      `${path.join(data, 'site.json')}: is not valid JSON at line 3, column 14: unexpected ","`,
     );
   });
 

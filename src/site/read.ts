@@ -1,11 +1,6 @@
 import { type Dirent, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-// The ES module build: the UMD one that "main" names loads its parts with a require() no bundler follows.
-import {
-  type ParseError,
-  parse as parseJsonc,
-  printParseErrorCode,
-} from 'jsonc-parser/lib/esm/main.js';
+import { parse as parseJsonAst } from '@humanwhocodes/momoa';
 import type { z } from 'zod';
 import type { DataIssue } from './errors.js';
 
@@ -36,40 +31,39 @@ export function readJson(file: string, rel: (f: string) => string, issues: DataI
   }
 }
 
-const JSON_ERRORS: Partial<Record<string, string>> = {
-  InvalidSymbol: 'an unexpected character',
-  InvalidNumberFormat: 'a number written wrongly',
-  PropertyNameExpected: 'a property name in double quotes was expected',
-  ValueExpected: 'a value was expected',
-  ColonExpected: 'a colon was expected',
-  CommaExpected: 'a comma was expected',
-  CloseBraceExpected: 'a closing } was expected',
-  CloseBracketExpected: 'a closing ] was expected',
-  EndOfFileExpected: 'nothing more was expected',
-  InvalidCommentToken: 'JSON has no comments',
-  UnexpectedEndOfComment: 'a comment is not closed',
-  UnexpectedEndOfString: 'a string is not closed',
-  UnexpectedEndOfNumber: 'a number is cut short',
-  InvalidUnicode: 'a \\u escape is not four hex digits',
-  InvalidEscapeCharacter: 'an unknown escape after \\',
-  InvalidCharacter: 'a line break or control character inside a string',
+/** momoa's token names, as the characters a person sees. */
+const TOKENS: Record<string, string> = {
+  LBrace: '{',
+  RBrace: '}',
+  LBracket: '[',
+  RBracket: ']',
+  Comma: ',',
+  Colon: ':',
 };
 
 /**
- * Where JSON that does not parse first goes wrong, as line and column (counted from 1) and what
- * was expected there: V8's own message gives a character offset at best. jsonc-parser, in its
- * strict mode (no comments, no trailing commas), finds the first error the same as JSON.parse.
+ * Where JSON that does not parse first goes wrong, as line and column (counted from 1) and
+ * what was found there: V8's own message gives a character offset at best, and in Node 20
+ * sometimes not even that. momoa parses strict JSON and says where it stopped.
  */
 function jsonSyntaxError(text: string): string {
-  const errors: ParseError[] = [];
-  parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true });
-  const first = errors[0];
-  if (!first) return 'is not valid JSON';
-  const before = text.slice(0, first.offset);
-  const line = before.split('\n').length;
-  const column = first.offset - before.lastIndexOf('\n');
-  const what = JSON_ERRORS[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error);
-  return `is not valid JSON at line ${line}, column ${column}: ${what}`;
+  try {
+    parseJsonAst(text, { mode: 'json' });
+    return 'is not valid JSON';
+  } catch (err) {
+    const e = err as Error & { line?: number; column?: number };
+    let what = e.message
+      .replace(/\s*\(\d+:\d+\)$/, '')
+      .replace(/ found\.?$/, '')
+      .replace(/token (\w+)/, (_, t: string) => `"${TOKENS[t] ?? t}"`);
+    what = what.charAt(0).toLowerCase() + what.slice(1);
+    // The end of the input is where the text ends, whatever position the parser gives it.
+    if (/end of input/.test(what)) {
+      const lines = text.split('\n');
+      return `is not valid JSON: it ends too soon, at line ${lines.length}, column ${(lines.at(-1)?.length ?? 0) + 1}`;
+    }
+    return `is not valid JSON at line ${e.line ?? '?'}, column ${e.column ?? '?'}: ${what}`;
+  }
 }
 
 export function parseRecord<S extends z.ZodType>(
