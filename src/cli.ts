@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { build, PARALLEL_MIN_PAGES } from './build/build.js';
 import { packageRoot } from './build/root.js';
 import { configFromEnv } from './lead/config.js';
-import { createCrmClient } from './lead/crm.js';
-import { jsonLog } from './lead/log.js';
-import { Outbox } from './lead/outbox.js';
+import { drain } from './lead/delivery.js';
+import { FileLeadStore } from './lead/file-store.js';
+import { createLeadService } from './lead/handler.js';
 import { buildPages } from './routes.js';
 import { runBuildServer } from './serve/build-server.js';
 import { Rebuilder } from './serve/rebuild.js';
@@ -21,6 +22,8 @@ import { PROVINCES } from './site/provinces.js';
 export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Asks a question and resolves with the line answered. */
+  ask: (question: string) => Promise<string>;
   /** True when stderr is a terminal: progress lines are drawn only there. */
   tty: boolean;
 }
@@ -28,6 +31,18 @@ export interface CliIo {
 const defaultIo: CliIo = {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
+  ask: async (question) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return await new Promise<string>((resolve) => {
+        rl.question(question, resolve);
+        // Nothing to read (stdin closed): no answer, so nothing is done.
+        rl.once('close', () => resolve(''));
+      });
+    } finally {
+      rl.close();
+    }
+  },
   tty: Boolean(process.stderr.isTTY),
 };
 
@@ -247,7 +262,7 @@ export async function main(
 
   const leads = program
     .command('leads')
-    .description('the outbox of leads not yet delivered to the CRM');
+    .description('leads not yet delivered to the CRM: waiting, and refused for good');
   const outboxOption = () =>
     new Option('--outbox <file>', 'outbox file')
       .argParser(parsePath)
@@ -255,40 +270,71 @@ export async function main(
       .default('.outbox/leads.jsonl');
   leads
     .command('list')
-    .description('show the leads waiting in the outbox')
+    .description('show the leads waiting for the CRM, and the dead letters it refused')
     .addOption(outboxOption())
     .action(async (opts: { outbox: string }) => {
-      const entries = await new Outbox(opts.outbox).list();
-      if (entries.length === 0) {
-        io.out(`No leads waiting in ${displayPath(opts.outbox)}.\n`);
-        return;
-      }
-      io.out(
-        `${entries.length} ${entries.length === 1 ? 'lead' : 'leads'} waiting in ${displayPath(opts.outbox)}:\n`,
-      );
-      for (const e of entries) {
+      const store = new FileLeadStore(opts.outbox);
+      const [waiting, dead] = await Promise.all([store.waiting(), store.dead()]);
+      const where = displayPath(opts.outbox);
+      const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+      if (waiting.length === 0) io.out(`No leads waiting in ${where}.\n`);
+      else io.out(`${count(waiting.length, 'lead', 'leads')} waiting in ${where}:\n`);
+      for (const e of waiting) {
         io.out(
-          `  ${e.receivedAt}  ${e.submissionId}  ${e.lead.form.padEnd(13)} ${e.lead.email}  (${e.reason})\n`,
+          `  ${e.receivedAt}  ${e.submissionId}  ${e.lead.form.padEnd(13)} ${e.lead.email}  (${e.reason}; ${count(e.attempts, 'retry', 'retries')}, next ${e.nextAttemptAt})\n`,
         );
+      }
+      if (dead.length > 0) {
+        io.out(
+          `${count(dead.length, 'dead letter', 'dead letters')}, refused by the CRM for good:\n`,
+        );
+        for (const e of dead)
+          io.out(
+            `  ${e.receivedAt}  ${e.submissionId}  ${e.lead.form.padEnd(13)} ${e.lead.email}  (${e.reason})\n`,
+          );
       }
     });
   leads
     .command('retry')
     .description(
-      'deliver waiting leads to the CRM; keeps what still fails (safe to run at any time)',
+      'deliver every waiting lead to the CRM now; keeps what still fails (safe to run at any time)',
     )
     .addOption(outboxOption())
     .action(async (opts: { outbox: string }) => {
       const config = configFromEnv({ ...process.env, LEAD_OUTBOX_PATH: opts.outbox });
       if (!config.token) throw new Error('GHL_TOKEN is not set: nothing can be delivered');
-      const crm = createCrmClient(config, jsonLog);
-      const r = await new Outbox(opts.outbox).drain(
-        async (lead) => (await crm.deliver(lead)).contactId,
-      );
+      const { deliverer } = createLeadService({ config });
+      const r = await drain(deliverer, { all: true });
+      const dead = (await deliverer.store.dead()).length;
       io.out(
-        `Delivered ${r.delivered}, already delivered ${r.skipped}, still waiting ${r.kept}.\n`,
+        `Delivered ${r.delivered}, still waiting ${r.waiting}, refused for good now ${r.dead}.${dead > 0 ? ` ${dead} dead ${dead === 1 ? 'letter waits' : 'letters wait'} for you: see claimsite leads list, then fix the data in the CRM or drop ${dead === 1 ? 'it' : 'them'} (claimsite leads drop <id>).` : ''}\n`,
       );
-      if (r.kept > 0) exitCode = 1;
+      // Dead letters are the owner's to handle; retrying them would be refused again.
+      if (r.waiting > 0) exitCode = 1;
+    });
+  leads
+    .command('drop')
+    .description('remove one waiting lead or dead letter, after asking')
+    .argument('<id>', 'the submission id, as leads list shows it')
+    .addOption(outboxOption())
+    .option('--yes', 'do not ask')
+    .action(async (id: string, opts: { outbox: string; yes?: boolean }) => {
+      const store = new FileLeadStore(opts.outbox);
+      const entry =
+        (await store.waiting()).find((e) => e.submissionId === id) ??
+        (await store.dead()).find((e) => e.submissionId === id);
+      if (!entry) throw new Error(`no lead ${id} in ${displayPath(opts.outbox)}`);
+      if (!opts.yes) {
+        const answer = await io.ask(
+          `Drop lead ${id} from ${entry.lead.fullName} <${entry.lead.email}>, received ${entry.receivedAt}? It cannot be undone. [y/N] `,
+        );
+        if (!/^y(es)?$/i.test(answer.trim())) {
+          io.out('Nothing dropped.\n');
+          return;
+        }
+      }
+      await store.drop(id);
+      io.out(`Dropped lead ${id}.\n`);
     });
 
   // No command: the help, and a usage error, rather than nothing and success.
@@ -395,6 +441,6 @@ export function formatBytes(n: number): string {
 export { build } from './build/build.js';
 export { writePrebuiltClient } from './build/client-bundle.js';
 export { configFromEnv } from './lead/config.js';
-export { createLeadHandler } from './lead/handler.js';
+export { createLeadHandler, createLeadService } from './lead/handler.js';
 export { handleNode } from './lead/node.js';
 export { startServer } from './serve/server.js';

@@ -99,7 +99,12 @@ describe('claimsite CLI', () => {
   it('exits 1 naming the page when a template throws, and leaves dist/ untouched', async () => {
     const out = path.join(await tempDir(), 'site');
     const lines: string[] = [];
-    const io = { out: (t: string) => lines.push(t), err: (t: string) => lines.push(t), tty: false };
+    const io = {
+      out: (t: string) => lines.push(t),
+      err: (t: string) => lines.push(t),
+      ask: async () => '',
+      tty: false,
+    };
     expect(await main(['generate', '--data', FIXTURE_DATA, '--out', out], io)).toBe(0);
     const before = await scanTree(out);
     const code = await main(['generate', '--data', FIXTURE_DATA, '--out', out], io, {

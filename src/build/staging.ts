@@ -13,6 +13,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { isAlive } from '../process.js';
 import type { PageBytes } from '../render/fragments.js';
 import { displayPath } from '../site/display-path.js';
 
@@ -369,14 +370,5 @@ function syncDir(dir: string): void {
     }
   } catch {
     // Best effort: the journal file itself was fsynced.
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }

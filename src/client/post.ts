@@ -1,5 +1,8 @@
-/** POSTs JSON to the lead endpoint; true only for a 2xx answer within the time limit. */
-export async function postJson(url: string, body: unknown, timeoutMs = 15000): Promise<boolean> {
+/**
+ * POSTs JSON to the lead endpoint: the answer's status, or 0 for none within the time limit.
+ * The endpoint answers within 8 s whatever the CRM does; 15 s leaves room for a slow network.
+ */
+export async function postJson(url: string, body: unknown, timeoutMs = 15000): Promise<number> {
   const ctrl = new AbortController();
   const timer = setTimeout(() => ctrl.abort(), timeoutMs);
   try {
@@ -10,9 +13,9 @@ export async function postJson(url: string, body: unknown, timeoutMs = 15000): P
       signal: ctrl.signal,
       credentials: 'same-origin',
     });
-    return res.ok;
+    return res.status;
   } catch {
-    return false;
+    return 0;
   } finally {
     clearTimeout(timer);
   }
@@ -24,6 +27,15 @@ export function submissionId(): string {
   const b = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 }
+
+/**
+ * The failure message for an answer's status: it names the phone number and promises the
+ * answers are kept; too many requests from one visitor says to wait.
+ */
+export const failureFor = (status: number, phone: string) =>
+  status === 429
+    ? `You have sent several requests in a short time. Your answers are still here: please wait a minute and send again, or call us at ${phone}.`
+    : failureMessage(phone);
 
 /** The failure message: it names the phone number and promises the answers are kept. */
 export const failureMessage = (phone: string) =>

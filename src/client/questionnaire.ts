@@ -1,6 +1,6 @@
 import { EMAIL } from '../lead/rules.js';
 import { links } from '../urls.js';
-import { failureMessage, postJson, submissionId } from './post.js';
+import { failureFor, postJson, submissionId } from './post.js';
 
 const STEPS = 3;
 
@@ -105,14 +105,14 @@ export function initQuestionnaire(form: HTMLFormElement): void {
     form.setAttribute('aria-busy', 'true');
     if (error) error.textContent = '';
     update();
-    const ok = await postJson(form.action, payload(form));
+    const status = await postJson(form.action, payload(form));
     sending = false;
     form.removeAttribute('aria-busy');
-    if (ok) {
+    if (status >= 200 && status < 300) {
       location.assign(links.withQuery(links.page('confirmation'), { city: value(form, 'city') }));
       return;
     }
-    if (error) error.textContent = failureMessage(form.dataset.phone ?? '');
+    if (error) error.textContent = failureFor(status, form.dataset.phone ?? '');
     update();
   });
   show(1, false);
@@ -131,16 +131,16 @@ export function initContactForm(form: HTMLFormElement): void {
     if (button) button.disabled = true;
     if (error) error.textContent = '';
     const data = Object.fromEntries(new FormData(form));
-    const ok = await postJson(form.action, data);
+    const status = await postJson(form.action, data);
     if (button) button.disabled = false;
-    if (ok) {
+    if (status >= 200 && status < 300) {
       form.reset();
       if (idField) idField.value = submissionId();
       if (done)
         done.textContent =
           'Thank you. Your message has been sent, and a team member will respond within 24 hours.';
     } else if (error) {
-      error.textContent = failureMessage(form.dataset.phone ?? '');
+      error.textContent = failureFor(status, form.dataset.phone ?? '');
     }
   });
 }

@@ -1,4 +1,5 @@
 import { links } from '../urls.js';
+import { TrustedProxies } from './client-ip.js';
 
 /** Everything the lead endpoint needs, from the environment only: never from data/ or dist/. */
 export interface LeadConfig {
@@ -10,8 +11,19 @@ export interface LeadConfig {
   /** Custom field key to the location's field id, where the CRM wants ids (v2). */
   customFieldIds: Record<string, string>;
   outboxPath: string;
-  /** Origins allowed to post (the site's own); empty allows any (local previews). */
+  /**
+   * Origins allowed to post: SITE_ORIGIN, else SITE_URL's, else the caller's default (serve's
+   * own addresses and the built site's). Empty: only requests from the endpoint's own origin.
+   */
   allowedOrigins: string[];
+  /** Proxies whose X-Forwarded-For names the client (LEAD_TRUSTED_PROXIES); none by default. */
+  trustedProxies: TrustedProxies;
+  /** How often a running endpoint tries waiting leads again, at the least. */
+  retryIntervalMs: number;
+  /** Where alerts are posted; none when unset. */
+  alertWebhook?: string;
+  /** A lead waiting longer than this is told to the owner. */
+  alertAfterMs: number;
   /** Per client: this many submissions in `rateWindowMs`. */
   rateLimit: number;
   rateWindowMs: number;
@@ -45,10 +57,19 @@ export function configFromEnv(
       throw new ConfigError('GHL_CUSTOM_FIELD_IDS must be a JSON object of field key to field id');
     }
   }
-  const origins = (env.SITE_ORIGIN ?? defaults.siteOrigin ?? '')
+  const origins = (env.SITE_ORIGIN ?? originOf(env.SITE_URL) ?? defaults.siteOrigin ?? '')
     .split(',')
     .map((o) => o.trim().replace(/\/+$/, ''))
     .filter(Boolean);
+  const webhook = env.LEAD_ALERT_WEBHOOK?.trim();
+  if (webhook && !/^https?:\/\//.test(webhook))
+    throw new ConfigError('LEAD_ALERT_WEBHOOK must be an http(s) URL');
+  let trustedProxies: TrustedProxies;
+  try {
+    trustedProxies = new TrustedProxies(env.LEAD_TRUSTED_PROXIES ?? '');
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   return {
     api,
     token,
@@ -57,8 +78,30 @@ export function configFromEnv(
     customFieldIds,
     outboxPath: env.LEAD_OUTBOX_PATH ?? '.outbox/leads.jsonl',
     allowedOrigins: origins,
-    rateLimit: Number(env.LEAD_RATE_LIMIT ?? 5),
-    rateWindowMs: Number(env.LEAD_RATE_WINDOW_MS ?? 60_000),
+    trustedProxies,
+    retryIntervalMs: positive(env, 'LEAD_RETRY_INTERVAL_MS', 60_000),
+    ...(webhook ? { alertWebhook: webhook } : {}),
+    alertAfterMs: positive(env, 'LEAD_ALERT_AFTER_MS', 15 * 60_000),
+    rateLimit: positive(env, 'LEAD_RATE_LIMIT', 5),
+    rateWindowMs: positive(env, 'LEAD_RATE_WINDOW_MS', 60_000),
     errorPage: links.page('form-error'),
   };
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a number above 0`);
+  return n;
+}
+
+/** The origin of a URL, or undefined for none or one that is not a URL. */
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,26 +1,78 @@
 import { randomUUID } from 'node:crypto';
 import { links } from '../urls.js';
+import { type Alert, createAlerts } from './alerts.js';
 import type { LeadConfig } from './config.js';
 import { type CrmClient, createCrmClient } from './crm.js';
+import { type Deliverer, deliverOrKeep, type Outcome, startRetrying } from './delivery.js';
+import { FileLeadStore } from './file-store.js';
 import { jsonLog, type Log } from './log.js';
-import { Outbox } from './outbox.js';
 import { RateLimiter } from './rate-limit.js';
 import { MAX_BODY_BYTES } from './rules.js';
-import { fromFormData, type Lead, leadSchema, reason } from './schema.js';
+import { fromFormData, leadSchema, reason } from './schema.js';
+import type { LeadStore } from './store.js';
 
 export interface LeadHandlerOptions {
   config: LeadConfig;
   crm?: CrmClient;
-  outbox?: Outbox;
+  /** Where leads wait; a FileLeadStore at LEAD_OUTBOX_PATH by default. */
+  store?: LeadStore;
   log?: Log;
+  /** How alerts are sent; by default to LEAD_ALERT_WEBHOOK. */
+  alert?: Alert;
 }
 
 /** What the adapter knows about the connection. */
 export interface ClientInfo {
+  /** The address the request came from: a proxy's, when there is one. */
   clientIp?: string;
+  /** The platform itself names the client (Netlify's context.ip): no header is consulted. */
+  fromPlatform?: boolean;
 }
 
 export type LeadHandler = (request: Request, client?: ClientInfo) => Promise<Response>;
+
+/** The endpoint answers the browser within this, whatever the CRM does (the browser waits 15 s). */
+export const ANSWER_WITHIN_MS = 8000;
+/** Of which the CRM gets all but a second: keeping what it did not take is the rest. */
+const CRM_WITHIN_MS = ANSWER_WITHIN_MS - 1000;
+
+export interface LeadService {
+  handle: LeadHandler;
+  /** Everything that delivers leads: the drain and the scheduled retries use it too. */
+  deliverer: Deliverer;
+  /** Tries the waiting leads again every LEAD_RETRY_INTERVAL_MS while the process runs. */
+  startRetrying(): { stop(): void };
+}
+
+/**
+ * The lead endpoint and what delivers its leads. The endpoint is a portable Fetch-API handler:
+ * it checks origin, type, size and rate, validates with the form's schema, delivers to the CRM
+ * within its time, and keeps whatever it could not deliver in the store: an accepted lead is
+ * never lost, and never delivered twice.
+ */
+export function createLeadService(options: LeadHandlerOptions): LeadService {
+  const { config } = options;
+  const log = options.log ?? jsonLog;
+  const store = options.store ?? new FileLeadStore(config.outboxPath);
+  const deliverer: Deliverer = {
+    store,
+    crm: options.crm ?? (config.token ? createCrmClient(config, log) : undefined),
+    alert: options.alert ?? createAlerts(config.alertWebhook, store, log),
+    log,
+    retryIntervalMs: config.retryIntervalMs,
+    alertAfterMs: config.alertAfterMs,
+  };
+  return {
+    handle: createHandler(config, deliverer, log),
+    deliverer,
+    startRetrying: () => startRetrying(deliverer),
+  };
+}
+
+/** The endpoint alone, for a server that runs no retries of its own. */
+export function createLeadHandler(options: LeadHandlerOptions): LeadHandler {
+  return createLeadService(options).handle;
+}
 
 class Reject extends Error {
   constructor(
@@ -52,37 +104,10 @@ async function readLimited(request: Request, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/**
- * The lead endpoint as a portable Fetch-API handler. It checks origin, type, size and rate,
- * validates with the form's schema, delivers to the CRM, and puts whatever it could not
- * deliver in the durable outbox: an accepted lead is never lost.
- */
-export function createLeadHandler(options: LeadHandlerOptions): LeadHandler {
-  const { config } = options;
-  const log = options.log ?? jsonLog;
-  const crm = options.crm ?? (config.token ? createCrmClient(config, log) : undefined);
-  const outbox = options.outbox ?? new Outbox(config.outboxPath);
+/** The endpoint itself: see createLeadService. */
+function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): LeadHandler {
   const limiter = new RateLimiter(config.rateLimit, config.rateWindowMs);
-  const inFlight = new Map<string, Promise<'delivered' | 'queued'>>();
-
-  const accept = async (lead: Lead): Promise<'delivered' | 'queued'> => {
-    if (await outbox.ledger.has(lead.submissionId)) return 'delivered';
-    if (!crm) {
-      await outbox.add(lead, 'no CRM token configured');
-      log('lead queued', { submissionId: lead.submissionId, reason: 'no CRM token configured' });
-      return 'queued';
-    }
-    try {
-      const { contactId, noteAdded } = await crm.deliver(lead);
-      await outbox.ledger.add(lead.submissionId, contactId);
-      log('lead delivered', { submissionId: lead.submissionId, contactId, noteAdded });
-      return 'delivered';
-    } catch (err) {
-      await outbox.add(lead, (err as Error).message);
-      log('lead queued', { submissionId: lead.submissionId, reason: (err as Error).message });
-      return 'queued';
-    }
-  };
+  const inFlight = new Map<string, Promise<Outcome>>();
 
   return async (request, client = {}) => {
     const cors = corsHeaders(request, config.allowedOrigins);
@@ -98,7 +123,14 @@ export function createLeadHandler(options: LeadHandlerOptions): LeadHandler {
       checkOrigin(request, config.allowedOrigins);
       if (!isForm && type !== 'application/json')
         throw new Reject(415, 'send application/json or a form');
-      const wait = limiter.take(client.clientIp ?? 'unknown');
+      // The visitor, not the proxy in front: every visitor behind one would share its limit.
+      const visitor = client.fromPlatform
+        ? (client.clientIp ?? 'unknown')
+        : config.trustedProxies.clientOf(
+            client.clientIp ?? 'unknown',
+            request.headers.get('x-forwarded-for'),
+          );
+      const wait = limiter.take(visitor);
       if (wait !== null)
         throw new Reject(429, 'too many submissions', {
           'Retry-After': String(Math.ceil(wait / 1000)),
@@ -123,7 +155,7 @@ export function createLeadHandler(options: LeadHandlerOptions): LeadHandler {
         'website' in raw &&
         String((raw as { website: unknown }).website).trim()
       ) {
-        log('lead rejected', { reason: 'honeypot', clientIp: client.clientIp });
+        log('lead rejected', { reason: 'honeypot', clientIp: visitor });
         throw new Reject(400, 'rejected');
       }
       const parsed = leadSchema.safeParse(raw);
@@ -132,7 +164,9 @@ export function createLeadHandler(options: LeadHandlerOptions): LeadHandler {
 
       let pending = inFlight.get(lead.submissionId);
       if (!pending) {
-        pending = accept(lead).finally(() => inFlight.delete(lead.submissionId));
+        pending = deliverOrKeep(deliverer, lead, Date.now() + CRM_WITHIN_MS).finally(() =>
+          inFlight.delete(lead.submissionId),
+        );
         inFlight.set(lead.submissionId, pending);
       }
       const outcome = await pending;
@@ -184,10 +218,14 @@ function preflight(request: Request, cors: Record<string, string>): Response {
   });
 }
 
+/**
+ * A post must come from the endpoint's own origin or one allowed; a browser always says which
+ * (Origin, or at least Referer), and a page elsewhere cannot pretend otherwise.
+ */
 function checkOrigin(request: Request, allowed: readonly string[]) {
-  if (allowed.length === 0) return;
   const origin = request.headers.get('origin') ?? originOf(request.headers.get('referer'));
-  if (!origin || !allowed.includes(origin)) throw new Reject(403, 'origin not allowed');
+  if (origin && (origin === new URL(request.url).origin || allowed.includes(origin))) return;
+  throw new Reject(403, 'origin not allowed');
 }
 
 function originOf(url: string | null): string | null {

@@ -48,6 +48,12 @@ export function contactFields(lead: Lead): ContactFields {
   };
 }
 
+/**
+ * The line that ties a note to its submission: a delivery that may have added the note already
+ * looks for it among the contact's notes before adding one.
+ */
+export const submissionMark = (lead: Lead) => `Submission: ${lead.submissionId}`;
+
 /** The note: a readable summary of the claim (SPEC §7), or the visitor's message. */
 export function noteBody(lead: Lead): string {
   if (lead.form === 'contact') {
@@ -57,6 +63,7 @@ export function noteBody(lead: Lead): string {
       lead.message,
       '',
       `Phone: ${lead.phone || 'not given'}`,
+      submissionMark(lead),
     ].join('\n');
   }
   return [
@@ -68,5 +75,6 @@ export function noteBody(lead: Lead): string {
     `Description: ${lead.damageDescription}`,
     `Preferred contact: ${label(lead.preferredContact)} (phone ${lead.phone}, email ${lead.email})`,
     `Property address: ${lead.address}`,
+    submissionMark(lead),
   ].join('\n');
 }

@@ -10,8 +10,28 @@ import {
 
 const text = (max: number) =>
   z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
-const optionalText = (max: number) => z.string().trim().max(max).optional().default('');
-const email = z.string().trim().max(LIMITS.email).regex(EMAIL, 'is not an e-mail address');
+
+/**
+ * A field of one line (a name, a phone number, a city): a line break or another control
+ * character anywhere in it is refused, since it would reach the CRM and the owner's screens as
+ * it is; then it is trimmed, and runs of spaces are made one.
+ */
+const ONE_LINE = /^[^\p{Cc}\u2028\u2029]*$/u;
+const singleLine = () =>
+  z.string().regex(ONE_LINE, 'must be one line, without line breaks or control characters').trim();
+const collapse = (s: string) => s.replace(/\s+/g, ' ');
+const line = (max: number) =>
+  singleLine()
+    .min(1, 'is required')
+    .max(max, `must be at most ${max} characters`)
+    .transform(collapse);
+const optionalLine = (max: number) =>
+  singleLine()
+    .max(max, `must be at most ${max} characters`)
+    .transform(collapse)
+    .optional()
+    .default('');
+const email = singleLine().max(LIMITS.email).regex(EMAIL, 'is not an e-mail address');
 
 /** Fields every form sends besides its answers. */
 const envelope = {
@@ -19,7 +39,7 @@ const envelope = {
   page: z
     .string()
     .max(300)
-    .regex(/^\/[^\s]*$/, 'must be a path')
+    .regex(/^\/[^\s\p{Cc}]*$/u, 'must be a path')
     .optional()
     .default('/'),
   /** The honeypot: people never see it, so anything in it is a bot. */
@@ -29,7 +49,7 @@ const envelope = {
 export const claimSchema = z.object({
   ...envelope,
   form: z.enum(['questionnaire', 'assessment']),
-  city: optionalText(LIMITS.city),
+  city: optionalLine(LIMITS.city),
   claimType: z.enum(CLAIM_TYPES, { error: 'must be residential or commercial' }),
   damageTypes: z
     .array(z.enum(DAMAGE_TYPES, { error: `must be one of ${DAMAGE_TYPES.join(', ')}` }))
@@ -39,19 +59,19 @@ export const claimSchema = z.object({
   estimatedValue: z.enum(ESTIMATED_VALUES, { error: 'is not one of the value ranges' }),
   hasStartedClaim: z.boolean().default(false),
   damageDescription: text(LIMITS.text),
-  fullName: text(LIMITS.name),
+  fullName: line(LIMITS.name),
   email,
-  phone: text(LIMITS.phone),
-  address: text(LIMITS.address),
+  phone: line(LIMITS.phone),
+  address: line(LIMITS.address),
   preferredContact: z.enum(PREFERRED_CONTACT, { error: 'must be phone, email or both' }),
 });
 
 export const messageSchema = z.object({
   ...envelope,
   form: z.literal('contact'),
-  fullName: text(LIMITS.name),
+  fullName: line(LIMITS.name),
   email,
-  phone: optionalText(LIMITS.phone),
+  phone: optionalLine(LIMITS.phone),
   message: text(LIMITS.text),
 });
 

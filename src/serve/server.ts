@@ -1,11 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import path from 'node:path';
 import { configFromEnv } from '../lead/config.js';
-import { createLeadHandler, type LeadHandler } from '../lead/handler.js';
+import { FileLeadStore } from '../lead/file-store.js';
+import { createLeadService, type LeadHandler } from '../lead/handler.js';
 import type { Log } from '../lead/log.js';
 import { handleNode } from '../lead/node.js';
-import { Outbox } from '../lead/outbox.js';
+import type { LeadStore } from '../lead/store.js';
 import { createStaticHandler } from './static.js';
 import {
   EVENTS_PATH,
@@ -23,6 +26,8 @@ export interface ServeOptions {
   apiPath?: string | null;
   /** The endpoint, when the caller made it; otherwise one is made from the environment. */
   leadHandler?: LeadHandler;
+  /** Leave waiting leads to someone else (tests); by default the server tries them again. */
+  noRetries?: boolean;
   log?: Log;
   /** Watch mode: serves the reload channel and injects its script into HTML answers. */
   watcher?: Watcher;
@@ -34,8 +39,10 @@ export interface ServeOptions {
 export const HEALTH_PATH = '/api/health';
 
 /**
- * The preview server: the built folder, served the way a static host serves it, with the lead
- * endpoint mounted at its path. Without SITE_ORIGIN the endpoint accepts this server's origin.
+ * The built folder, served the way a static host serves it, with the lead endpoint mounted at its
+ * path: the preview, and one Node host serving both. Unless told where the site is (SITE_ORIGIN,
+ * SITE_URL), the endpoint accepts posts from this server's addresses and the built site's own
+ * (its home page's canonical URL), and it tries waiting leads again on a schedule.
  */
 export async function startServer(
   options: ServeOptions,
@@ -43,7 +50,8 @@ export async function startServer(
   const serveStatic = createStaticHandler(options.dir, options.watcher ? RELOAD_SCRIPT : undefined);
   const apiPath = options.apiPath === undefined ? '/api/lead' : options.apiPath;
   let lead: LeadHandler | undefined = options.leadHandler;
-  const outbox = new Outbox(options.outboxPath ?? configFromEnv().outboxPath);
+  let retries: { stop(): void } | undefined;
+  const store = new FileLeadStore(options.outboxPath ?? configFromEnv().outboxPath);
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (options.watcher && path === EVENTS_PATH) return options.watcher.events(req, res);
@@ -59,7 +67,7 @@ export async function startServer(
       apiPath && lead && (path === apiPath || path === `${apiPath}/`)
         ? handleNode(lead, req, res)
         : apiPath && path === HEALTH_PATH
-          ? health(outbox, res)
+          ? health(store, res)
           : serveStatic(req, res);
     work.catch(() => {
       if (!res.headersSent) res.writeHead(500);
@@ -74,12 +82,17 @@ export async function startServer(
   const urls = reachableAt(address, port);
   const url = urls[0] ?? `http://127.0.0.1:${port}`;
   if (apiPath && !lead) {
-    lead = createLeadHandler({
+    const service = createLeadService({
       config: configFromEnv(process.env, {
-        siteOrigin: [...urls, `http://localhost:${port}`].join(','),
+        siteOrigin: [...urls, `http://localhost:${port}`, builtOrigin(options.dir)].join(','),
       }),
       log: options.log,
     });
+    lead = service.handle;
+    if (!options.noRetries) {
+      retries = service.startRetrying();
+      server.on('close', () => retries?.stop());
+    }
   }
   return { server, url, urls };
 }
@@ -100,14 +113,25 @@ function reachableAt(address: string, port: number): string[] {
   return all.sort((a, b) => Number(!a.includes('127.0.0.1')) - Number(!b.includes('127.0.0.1')));
 }
 
+/** The origin of the built site, from its home page's canonical URL; empty when there is none. */
+function builtOrigin(dir: string): string {
+  try {
+    const home = readFileSync(path.join(dir, 'index.html'), 'utf8');
+    const href = /<link rel="canonical" href="([^"]+)"/.exec(home)?.[1];
+    return href ? new URL(href).origin : '';
+  } catch {
+    return '';
+  }
+}
+
 /** Up, and how many leads wait for the CRM: no personal data, nothing that needs a token. */
-async function health(outbox: Outbox, res: ServerResponse): Promise<void> {
+async function health(store: LeadStore, res: ServerResponse): Promise<void> {
   const headers = {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-store',
   };
   try {
-    const waiting = await outbox.waiting();
+    const waiting = (await store.waiting()).length;
     res.writeHead(200, headers).end(JSON.stringify({ status: 'ok', outbox: { waiting } }));
   } catch (err) {
     res

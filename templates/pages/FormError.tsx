@@ -11,10 +11,19 @@ export function FormErrorPage(ctx: PageContext) {
         <div className="container narrow">
           <h1>We Could Not Send Your Request</h1>
           <p className="lead">
-            Something in the form was missing or could not be accepted, or too many requests came at
-            once. Go back to the form: your browser usually keeps what you typed. Or call us any
-            time at <a href={links.tel(phone)}>{phone}</a>.
+            Go back to the form: your browser usually keeps what you typed. Or call us any time at{' '}
+            <a href={links.tel(phone)}>{phone}</a>.
           </p>
+          <ul>
+            <li>
+              A field may be missing or not accepted: a name, phone number or city must be on one
+              line.
+            </li>
+            <li>
+              Several requests may have come from your connection in a short time: wait a minute,
+              then send again.
+            </li>
+          </ul>
           <p>
             <a
               className="button button-primary"

@@ -34,7 +34,7 @@ export interface LeadRequest {
 }
 
 /** How the stand-in lead endpoint answers the next submissions. */
-export type LeadMode = 'ok' | 'fail' | 'drop' | 'slow';
+export type LeadMode = 'ok' | 'fail' | 'drop' | 'slow' | 'limit';
 
 /**
  * The built fixture site on loopback, plus a lead endpoint at /api/lead that records what it
@@ -53,6 +53,12 @@ export async function startSite(dataDir = FIXTURE_DATA) {
       if (lead.mode === 'slow') await new Promise((r) => setTimeout(r, 400));
       if (lead.mode === 'fail') {
         res.writeHead(502, { 'Content-Type': 'application/json' }).end('{"error":"upstream"}');
+        return;
+      }
+      if (lead.mode === 'limit') {
+        res
+          .writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '60' })
+          .end('{"ok":false,"error":"too many submissions"}');
         return;
       }
       if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {

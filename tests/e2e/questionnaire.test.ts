@@ -138,10 +138,13 @@ for (const width of WIDTHS) {
       await next(page).click();
       await fillStep3(page);
       const alert = page.locator(`${form} [role="alert"]`);
-      for (const mode of ['fail', 'drop'] as const) {
+      for (const mode of ['fail', 'drop', 'limit'] as const) {
         site.lead.mode = mode;
         await submit(page).click();
         await expect.poll(() => alert.textContent()).toContain('1-888-339-9809');
+        // Too many requests from one visitor: told to wait a minute, not that it failed.
+        if (mode === 'limit')
+          expect(await alert.textContent()).toContain('please wait a minute and send again');
         expect(page.url()).toContain('/vancouver/fire-damage-claims/');
         expect(await page.getByLabel('Full name').inputValue()).toBe('Marie-Claire van der Berg');
         expect(await page.getByLabel('Both').isChecked()).toBe(true);

@@ -146,7 +146,9 @@ describe('the lead endpoint', () => {
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 5; i++) {
-      const res = await e.post(JSON.stringify(sampleClaim({ email: `p${i}@example.ca` })));
+      const res = await e.post(
+        JSON.stringify(sampleClaim({ email: `p${i}@example.ca`, phone: `416-555-010${i}` })),
+      );
       statuses.push(res.status);
       if (res.status === 429) retryAfter = res.headers.get('retry-after');
     }
@@ -199,6 +201,7 @@ describe('the lead endpoint', () => {
     expect(crm.contacts.size).toBe(1);
     // Without JavaScript the browser sends no submission id: the endpoint makes one.
     form.set('email', 'plain@example.ca');
+    form.set('phone', '416-555-0188');
     form.delete('submissionId');
     const plain = await e.post(form.toString(), {
       'Content-Type': 'application/x-www-form-urlencoded',
@@ -252,7 +255,7 @@ describe('the lead endpoint', () => {
       env: crm.env(),
     });
     expect(stillDown.code).toBe(1);
-    expect(stillDown.stdout).toContain('Delivered 0, already delivered 0, still waiting 1.');
+    expect(stillDown.stdout).toContain('Delivered 0, still waiting 1, refused for good now 0.');
 
     crm.setFailureRate(0);
     const [r1, r2] = await Promise.all([

@@ -1,58 +1,104 @@
-import path from 'node:path';
+import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
 import { tempDir } from '../helpers.js';
 import { sampleClaim } from './sample.js';
 
+/**
+ * The Netlify functions as Netlify runs them: configured from the environment, with Netlify
+ * Blobs given by NETLIFY_BLOBS_CONTEXT (here the package's own local server, as `netlify dev`
+ * uses), the endpoint and the scheduled drain sharing the store.
+ */
 let crm: FakeCrm;
-let handler: (req: Request, ctx: { ip?: string }) => Promise<Response>;
-let routeConfig: { path: string };
+let blobs: BlobsServer;
+type Handler = (req: Request, ctx: { ip?: string }) => Promise<Response>;
+let lead: { default: Handler; config: { path: string } };
+let drainLeads: { default: () => Promise<Response>; config: { schedule: string } };
+const saved = { ...process.env };
 
 beforeAll(async () => {
   crm = await startFakeCrm({ api: 'v2' });
-  // The function reads its configuration from the environment when it loads, as on Netlify.
+  const token = 'blobs-test-token';
+  blobs = new BlobsServer({ directory: await tempDir('claimsite-blobs-'), token });
+  const { port } = await blobs.start();
   Object.assign(process.env, crm.env(), {
-    SITE_ORIGIN: 'https://www.claimright.ca',
-    LEAD_OUTBOX_PATH: path.join(await tempDir(), 'leads.jsonl'),
+    URL: 'https://www.claimright.ca',
+    LEAD_RATE_LIMIT: '2',
+    NETLIFY_BLOBS_CONTEXT: Buffer.from(
+      JSON.stringify({ edgeURL: `http://localhost:${port}`, siteID: 'site-1', token }),
+    ).toString('base64'),
   });
-  const mod = await import('../../netlify/functions/lead.js');
-  handler = mod.default;
-  routeConfig = mod.config;
+  delete process.env.SITE_ORIGIN;
+  delete process.env.LEAD_OUTBOX_PATH;
+  lead = await import('../../netlify/functions/lead.js');
+  drainLeads = await import('../../netlify/functions/drain-leads.js');
 });
 afterAll(async () => {
-  for (const k of [
-    'GHL_API_VERSION',
-    'GHL_TOKEN',
-    'GHL_LOCATION_ID',
-    'GHL_BASE_URL',
-    'SITE_ORIGIN',
-    'LEAD_OUTBOX_PATH',
-  ])
-    delete process.env[k];
-  await crm.close();
+  process.env = saved;
+  await crm?.close();
+  await blobs?.stop();
 });
 
-const request = (body: string) =>
+const post = (body: string, headers: Record<string, string> = {}) =>
   new Request('https://www.claimright.ca/api/lead', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: 'https://www.claimright.ca' },
+    headers: {
+      'Content-Type': 'application/json',
+      Origin: 'https://www.claimright.ca',
+      ...headers,
+    },
     body,
   });
 
-describe('the Netlify Functions adapter', () => {
-  it('is mounted at the lead endpoint path', () => {
-    expect(routeConfig.path).toBe('/api/lead');
+let phones = 0;
+const person = () => {
+  phones++;
+  return sampleClaim({
+    email: `n${phones}@example.ca`,
+    phone: `867-555-01${String(phones).padStart(2, '0')}`,
+  });
+};
+
+describe('the Netlify functions', () => {
+  it('mount the endpoint at its path and the drain on a schedule Netlify reads', () => {
+    expect(lead.config.path).toBe('/api/lead');
+    expect(drainLeads.config.schedule).toMatch(/^(\S+ ){4}\S+$/);
   });
 
-  it('delivers a lead to the CRM from a Request', async () => {
-    const res = await handler(request(JSON.stringify(sampleClaim())), { ip: '203.0.113.9' });
+  it('deliver a lead posted from the site Netlify names in URL', async () => {
+    const before = crm.contacts.size;
+    const res = await lead.default(post(JSON.stringify(person())), { ip: '203.0.113.9' });
     expect(res.status).toBe(200);
-    expect(crm.contacts.size).toBe(1);
+    expect(crm.contacts.size).toBe(before + 1);
   });
 
-  it('rejects bad input the same way', async () => {
-    const res = await handler(request('{'), { ip: '203.0.113.9' });
+  it('keep a lead in Netlify Blobs while the CRM is down, and the scheduled drain delivers it once', async () => {
+    const before = crm.contacts.size;
+    crm.down(60_000);
+    const res = await lead.default(post(JSON.stringify(person())), { ip: '203.0.113.10' });
+    expect(res.status).toBe(202);
+    expect(crm.contacts.size).toBe(before);
+    crm.down(0);
+    const drained = (await (await drainLeads.default()).json()) as {
+      delivered: number;
+      waiting: number;
+    };
+    expect(drained).toMatchObject({ delivered: 1, waiting: 0 });
+    expect(crm.contacts.size).toBe(before + 1);
+    expect(crm.duplicateNotes()).toBe(0);
+    expect((await (await drainLeads.default()).json()) as object).toMatchObject({ delivered: 0 });
+  });
+
+  it('limit each visitor by the address Netlify gives, whatever X-Forwarded-For says', async () => {
+    const send = (ip: string) =>
+      lead.default(post(JSON.stringify(person()), { 'X-Forwarded-For': '198.51.100.1' }), { ip });
+    const a = [await send('192.0.2.1'), await send('192.0.2.1'), await send('192.0.2.1')];
+    expect(a.map((r) => r.status)).toEqual([200, 200, 429]);
+    expect((await send('192.0.2.2')).status).toBe(200);
+  });
+
+  it('reject bad input the same way as the Node server', async () => {
+    const res = await lead.default(post('{'), { ip: '203.0.113.11' });
     expect(res.status).toBe(400);
-    expect(crm.contacts.size).toBe(1);
   });
 });
