@@ -48,7 +48,9 @@ describe('browser to CRM', () => {
       if (js) await page.locator('[data-next]').click();
       await page.getByLabel('Full name').fill(`Jo Tremblay ${js ? 'Script' : 'Plain'}`);
       await page.getByRole('textbox', { name: 'Email' }).fill(`jo.${js}@example.ca`);
-      await page.getByRole('textbox', { name: 'Phone', exact: true }).fill(js ? '867 555 0101' : '867 555 0102');
+      await page
+        .getByRole('textbox', { name: 'Phone', exact: true })
+        .fill(js ? '867 555 0101' : '867 555 0102');
       await page.getByLabel('Property address').fill('2 Main St, Whitehorse, YT');
       await page.getByRole('radio', { name: 'Phone', exact: true }).check();
       await Promise.all([

@@ -73,7 +73,9 @@ describe('pages on a static host, the lead endpoint elsewhere', () => {
       if (js) await page.locator('[data-next]').click();
       await page.getByLabel('Full name').fill(`Jo Remote ${js}`);
       await page.getByRole('textbox', { name: 'Email' }).fill(`jo.remote.${js}@example.ca`);
-      await page.getByRole('textbox', { name: 'Phone', exact: true }).fill(js ? '867 555 0101' : '867 555 0102');
+      await page
+        .getByRole('textbox', { name: 'Phone', exact: true })
+        .fill(js ? '867 555 0101' : '867 555 0102');
       await page.getByLabel('Property address').fill('2 Main St, Whitehorse, YT');
       await page.getByRole('radio', { name: 'Phone', exact: true }).check();
       await Promise.all([
