@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { build, startServer } from '../lib/cli.cjs';
+import { generate, startServer } from '../lib/cli.cjs';
 
 const PAGES = ['/', '/toronto/public-adjusters/', '/toronto/fire-damage-claims/', '/faq/'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
@@ -14,7 +14,7 @@ const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 1;
 
 const dist = path.join(await mkdtemp(path.join(os.tmpdir(), 'claimsite-audit-')), 'dist');
-await build({ dataDir: path.resolve('data'), outDir: dist });
+await generate({ dataDir: path.resolve('data'), outDir: dist });
 const { server, url } = await startServer({ dir: dist, port: 0, host: '127.0.0.1', apiPath: null });
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -36,7 +36,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
-import { FIRST_PAGE_MARK } from '../src/build/build.js';
+import { FIRST_PAGE_MARK } from '../src/generate/generate.js';
 import { buildPages } from '../src/routes.js';
 import { loadSite } from '../src/site/load.js';
 import type { CityRecord } from '../src/site/schema.js';

@@ -94,8 +94,8 @@ try {
   await esbuild.build({
     ...common,
     entryPoints: {
-      'render-worker': 'src/build/render-worker.ts',
-      'write-worker': 'src/build/write-worker.ts',
+      'render-worker': 'src/generate/render-worker.ts',
+      'write-worker': 'src/generate/write-worker.ts',
     },
     outdir: next,
     format: 'esm',

@@ -6,7 +6,7 @@
 // Usage (bundled by the benchmark): node plain-react.cjs ROOT DATA_DIR OUT_DIR
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadClient, siteAssets } from '../src/build/assets.js';
+import { loadClient, siteAssets } from '../src/generate/assets.js';
 import { renderPage } from '../src/render/render.js';
 import { buildPages } from '../src/routes.js';
 import { loadSite } from '../src/site/load.js';

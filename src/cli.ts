@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { build, PARALLEL_MIN_PAGES } from './build/build.js';
-import { packageRoot } from './build/root.js';
+import { generate, PARALLEL_MIN_PAGES } from './generate/generate.js';
+import { packageRoot } from './generate/root.js';
 import { configFromEnv } from './lead/config.js';
 import { drain } from './lead/delivery.js';
 import { FileLeadStore } from './lead/file-store.js';
@@ -47,7 +47,7 @@ const defaultIo: CliIo = {
 };
 
 /** Extra inputs for tests and embedding: the build options that are not CLI flags. */
-export type CliExtras = Pick<Parameters<typeof build>[0], 'routes' | 'templates'>;
+export type CliExtras = Pick<Parameters<typeof generate>[0], 'routes' | 'templates'>;
 
 /**
  * Runs the CLI and resolves with the exit code: 0 success, 1 invalid data or failed build,
@@ -96,9 +96,9 @@ export async function main(
       `render on n more threads, 0 to render and write on one (default: with 4 or more cores, one per core but two, up to 3, from ${formatWhole(PARALLEL_MIN_PAGES)} pages to render)`,
       parseCount,
     )
-    .action(async (opts: GenerateOptions, cmd: Command) => {
+    .action(async (opts: GenerateFlags, cmd: Command) => {
       let lastDraw = 0;
-      const result = await build({
+      const result = await generate({
         dataDir: opts.data,
         outDir: opts.out,
         publicDir: publicFolder(opts.public, cmd.getOptionValueSource('public') === 'cli'),
@@ -180,7 +180,7 @@ export async function main(
       .command('serve')
       .description('preview a built site the way a static host serves it')
       .option('--watch', 'build, then rebuild on every change and reload open pages (as dev)'),
-  ).action((opts: ServeOptions, cmd: Command) => serve(opts, cmd, Boolean(opts.watch)));
+  ).action((opts: ServeFlags, cmd: Command) => serve(opts, cmd, Boolean(opts.watch)));
 
   serveOptions(
     program
@@ -188,12 +188,12 @@ export async function main(
       .description(
         'build, serve, and rebuild on every change to the data, public files or code, reloading open pages',
       ),
-  ).action((opts: ServeOptions, cmd: Command) => serve(opts, cmd, true));
+  ).action((opts: ServeFlags, cmd: Command) => serve(opts, cmd, true));
 
   // The process `dev` keeps for its builds, so they run warm; not for people to run.
   program.command('build-server', { hidden: true }).action(() => runBuildServer());
 
-  async function serve(opts: ServeOptions, cmd: Command, watch: boolean): Promise<void> {
+  async function serve(opts: ServeFlags, cmd: Command, watch: boolean): Promise<void> {
     let watcher: Watcher | undefined;
     let rebuilder: Rebuilder | undefined;
     if (watch) {
@@ -377,7 +377,7 @@ function quietOnClosedPipe(): void {
   });
 }
 
-interface ServeOptions {
+interface ServeFlags {
   dir: string;
   port: number;
   host: string;
@@ -388,7 +388,7 @@ interface ServeOptions {
   baseUrl?: string;
 }
 
-interface GenerateOptions {
+interface GenerateFlags {
   data: string;
   out: string;
   public: string;
@@ -437,9 +437,9 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
+export { writePrebuiltClient } from './generate/client-bundle.js';
 // The programmatic API, for scripts and embedding.
-export { build } from './build/build.js';
-export { writePrebuiltClient } from './build/client-bundle.js';
+export { generate } from './generate/generate.js';
 export { configFromEnv } from './lead/config.js';
 export { createLeadHandler, createLeadService } from './lead/handler.js';
 export { handleNode } from './lead/node.js';

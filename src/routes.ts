@@ -1,7 +1,7 @@
 import { memoize } from './memo.js';
 import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
-import { allCities, nearbyCities, topCities } from './site/model.js';
+import { allCities, HOME_CITIES, nearbyCities, topCities } from './site/model.js';
 import { CLAIM_TYPES, type ClaimType, QUESTIONNAIRE_PAGES } from './site/segments.js';
 import { fileForPath, links, type TopPage } from './urls.js';
 
@@ -49,7 +49,7 @@ export interface Page extends PageInput {
   route: RouteId;
   /** Output file relative to the output folder. */
   file: string;
-  indexable: boolean;
+  /** Its place in sitemap.xml; null for a page search engines should not index (noindex). */
   sitemap: { priority: number; changefreq: ChangeFreq } | null;
 }
 
@@ -59,11 +59,12 @@ export interface Route {
   sitemap: { priority: number; changefreq: ChangeFreq } | null;
   pages(site: Site): PageInput[];
   /**
-   * The city data a page reads, for incremental builds: a page whose inputs did not change is
-   * not rendered again. Settings, content, code and the footer's cities are in the build key.
-   * Omitted means every city, so a route that declares nothing is rebuilt after any data edit.
+   * The data a page shows beyond what every page shares (settings, content, assets, code and
+   * the footer's cities: the build key), for incremental builds: a page whose reads did not
+   * change is not rendered again. Checked by tests that edit every field of the data and
+   * compare what changes with what these say (tests/dependencies.test.ts).
    */
-  reads?(page: PageInput, site: Site): unknown;
+  reads(page: PageInput, site: Site): unknown;
 }
 
 const none = () => null;
@@ -119,7 +120,7 @@ export const ROUTES: Route[] = [
   {
     id: 'home',
     sitemap: { priority: 1.0, changefreq: 'daily' },
-    reads: (_, site) => summary(topCities(site, 6)),
+    reads: (_, site) => summary(topCities(site, HOME_CITIES)),
     pages: (site) => [
       {
         path: links.home,
@@ -213,6 +214,8 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'sitemap',
+    // Every city, with its province, population and description.
+    reads: (_, site) => site.cities,
     sitemap: null,
     pages: site1(
       'sitemap',
@@ -356,7 +359,6 @@ export function buildPages(site: Site, routes: readonly Route[] = ROUTES): Page[
       ...input,
       route: route.id,
       file: fileForPath(input.path),
-      indexable: route.sitemap !== null,
       sitemap: route.sitemap,
     })),
   );

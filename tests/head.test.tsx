@@ -33,7 +33,7 @@ function reactHead(ctx: PageContext, jsonLd: readonly object[]): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{title}</title>
         <meta name="description" content={page.description} />
-        {page.indexable ? (
+        {page.sitemap !== null ? (
           <link rel="canonical" href={url} />
         ) : (
           <meta name="robots" content="noindex" />
@@ -42,7 +42,7 @@ function reactHead(ctx: PageContext, jsonLd: readonly object[]): string {
         <meta property="og:site_name" content={siteName} />
         <meta property="og:title" content={title} />
         <meta property="og:description" content={page.description} />
-        {page.indexable && <meta property="og:url" content={url} />}
+        {page.sitemap !== null && <meta property="og:url" content={url} />}
         <meta property="og:locale" content="en_CA" />
         <meta name="theme-color" content="#0b3b60" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />

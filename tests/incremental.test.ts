@@ -1,18 +1,18 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../src/build/build.js';
+import { generate } from '../src/generate/generate.js';
 import { dataCopy, FIXTURE_DATA, scanTree } from './helpers.js';
 
 describe('incremental builds', () => {
   it('write exactly the files whose bytes change, keep the rest as they were, and equal a full build', async () => {
     const { dir, data, out } = await dataCopy(FIXTURE_DATA);
     const lastmod = '2026-11-22';
-    await build({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
+    await generate({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
     const before = await scanTree(out);
 
     // Nothing changed: nothing is written.
-    const again = await build({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
+    const again = await generate({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
     expect(again.changed).toBe(0);
     expect(again.rendered).toBe(0);
     expect(again.bytes).toBe(
@@ -32,11 +32,11 @@ describe('incremental builds', () => {
     cities[0].description =
       'Vancouver sits between the mountains and the sea. Atmospheric rivers bring days of rain.';
     await writeFile(file, JSON.stringify(cities));
-    const result = await build({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
+    const result = await generate({ dataDir: data, outDir: out, lastmod, codeVersion: 'test' });
     const after = await scanTree(out);
 
     const full = path.join(dir, 'full');
-    await build({ dataDir: data, outDir: full, lastmod });
+    await generate({ dataDir: data, outDir: full, lastmod });
     const fresh = await scanTree(full);
     expect([...after.keys()].sort()).toEqual([...fresh.keys()].sort());
     for (const [rel, f] of after) expect(f.bytes, rel).toBe(fresh.get(rel)?.bytes);
@@ -65,26 +65,26 @@ describe('incremental builds', () => {
   it('render again what a changed setting or a new top city touches, and equal a full build', async () => {
     const { dir, data, out } = await dataCopy(FIXTURE_DATA);
     const opts = { dataDir: data, outDir: out, lastmod: '2026-11-22', codeVersion: 'test' };
-    const first = await build(opts);
+    const first = await generate(opts);
     // Whitehorse outgrows Toronto: the home page and every footer change.
     const file = path.join(data, 'cities/yt.json');
     const yt = JSON.parse(await readFile(file, 'utf8'));
     yt[0].population = 3000000;
     await writeFile(file, JSON.stringify(yt));
-    const second = await build(opts);
+    const second = await generate(opts);
     expect(second.rendered).toBe(first.pages);
     const full = path.join(dir, 'full');
-    await build({ ...opts, outDir: full });
+    await generate({ ...opts, outDir: full });
     const [a, b] = [await scanTree(out), await scanTree(full)];
     for (const [rel, f] of b) expect(a.get(rel)?.bytes, rel).toBe(f.bytes);
     // A different code version renders everything again.
-    expect((await build({ ...opts, codeVersion: 'other' })).rendered).toBe(first.pages);
+    expect((await generate({ ...opts, codeVersion: 'other' })).rendered).toBe(first.pages);
   });
 
   it('take the nearby cities from the last build while no city moved, and measure again once one did', async () => {
     const { dir, data, out } = await dataCopy(FIXTURE_DATA);
     const opts = { dataDir: data, outDir: out, lastmod: '2026-11-22', codeVersion: 'test' };
-    await build(opts);
+    await generate(opts);
     const nearbyOf = async (rel: string) =>
       [...(await readFile(path.join(out, rel), 'utf8')).matchAll(/>Public adjusters in ([^<]+)</g)]
         .map((m) => m[1])
@@ -103,7 +103,7 @@ describe('incremental builds', () => {
     const on = JSON.parse(await readFile(file, 'utf8'));
     on[0].description = `${on[0].description} Lake-effect storms flood basements every spring.`;
     await writeFile(file, JSON.stringify(on));
-    await build(opts);
+    await generate(opts);
     expect(await nearbyOf(area)).toEqual(['Whitehorse', 'Vancouver', 'Ottawa']);
 
     // Whitehorse moves next to Toronto: every list is measured again, and the output is a full
@@ -112,11 +112,11 @@ describe('incremental builds', () => {
     const yt = JSON.parse(await readFile(ytFile, 'utf8'));
     yt[0].coordinates = { lat: 43.7, lng: -79.4 };
     await writeFile(ytFile, JSON.stringify(yt));
-    const moved = await build(opts);
+    const moved = await generate(opts);
     expect(await nearbyOf(area)).toEqual(['Whitehorse', 'Ottawa', 'Vancouver']);
     expect(moved.rendered).toBeLessThan(moved.pages);
     const full = path.join(dir, 'full');
-    await build({ ...opts, outDir: full });
+    await generate({ ...opts, outDir: full });
     const [a, b] = [await scanTree(out), await scanTree(full)];
     expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
     for (const [rel, f] of b) expect(a.get(rel)?.bytes, rel).toBe(f.bytes);
@@ -125,11 +125,11 @@ describe('incremental builds', () => {
   it('put back a file deleted from the output, and delete one the data no longer makes', async () => {
     const { dir, data, out } = await dataCopy(FIXTURE_DATA);
     const opts = { dataDir: data, outDir: out, lastmod: '2026-11-22', codeVersion: 'test' };
-    await build(opts);
+    await generate(opts);
     const before = await scanTree(out);
     await rm(path.join(out, 'toronto/about/index.html'));
     await rm(path.join(out, 'robots.txt'));
-    const again = await build(opts);
+    const again = await generate(opts);
     expect(again.rendered).toBe(1);
     const after = await scanTree(out);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
@@ -144,12 +144,12 @@ describe('incremental builds', () => {
     const toronto = on.find((c: { slug: string }) => c.slug === 'toronto');
     const gone = toronto.areas.pop();
     await writeFile(file, JSON.stringify(on));
-    await build(opts);
+    await generate(opts);
     const slug = gone.toLowerCase().replace(/[^a-z0-9]+/g, '-');
     expect((await scanTree(out)).has(`toronto/${slug}/index.html`)).toBe(false);
     await expect(readdir(path.join(out, 'toronto', slug))).rejects.toThrow();
     const full = path.join(dir, 'full');
-    await build({ ...opts, outDir: full });
+    await generate({ ...opts, outDir: full });
     expect([...(await scanTree(out)).keys()].sort()).toEqual(
       [...(await scanTree(full)).keys()].sort(),
     );

@@ -526,7 +526,7 @@ describe('structured data', () => {
       const t = [...html.matchAll(scripts)]
         .flatMap((m) => [JSON.parse(m[1] ?? '')].flat())
         .map((d) => d['@type']);
-      if (page.indexable) expect(t, page.path).toContain('ProfessionalService');
+      if (page.sitemap !== null) expect(t, page.path).toContain('ProfessionalService');
       if (page.path.split('/').filter(Boolean).length > 1)
         expect(t, page.path).toContain('BreadcrumbList');
       if (['claim-type', 'area', 'city-home', 'questionnaire'].includes(page.route))

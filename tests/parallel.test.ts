@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { GroupQueue, type RenderOrder, RenderPool } from '../src/build/parallel.js';
+import { GroupQueue, type RenderOrder, RenderPool } from '../src/generate/parallel.js';
 import { tempDir } from './helpers.js';
 
 /** A stand-in render worker: answers the build's order with `reply`, then has nothing left to do. */

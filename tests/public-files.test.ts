@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../src/build/build.js';
+import { generate } from '../src/generate/generate.js';
 import { dataCopy, FIXTURE_DATA, runCli, scanTree } from './helpers.js';
 
 /** Bytes no text encoding would keep as they are. */
@@ -30,7 +30,7 @@ const options = (s: Awaited<ReturnType<typeof withPublic>>) => ({
 describe('the public folder', () => {
   it('is copied into the output as it is, dot folders included', async () => {
     const s = await withPublic();
-    await build(options(s));
+    await generate(options(s));
     expect(await readFile(path.join(s.out, 'CNAME'), 'utf8')).toBe('www.example.org\n');
     expect((await readFile(path.join(s.out, 'images', 'team.png'))).equals(IMAGE)).toBe(true);
     expect(await readFile(path.join(s.out, '.well-known', 'security.txt'), 'utf8')).toContain(
@@ -43,9 +43,9 @@ describe('the public folder', () => {
 
   it('is kept while unchanged, updated when changed, and removed when removed', async () => {
     const s = await withPublic();
-    await build(options(s));
+    await generate(options(s));
     const before = await scanTree(s.out);
-    const again = await build(options(s));
+    const again = await generate(options(s));
     expect(again.changed).toBe(0);
     const same = await scanTree(s.out);
     for (const rel of ['CNAME', 'images/team.png', '.well-known/security.txt'])
@@ -58,7 +58,7 @@ describe('the public folder', () => {
     // Same size, a new time: read again, and written because the bytes differ.
     await writeFile(path.join(s.pub, 'images', 'team.png'), Buffer.from(IMAGE).reverse());
     await rm(path.join(s.pub, '.well-known'), { recursive: true });
-    const changed = await build(options(s));
+    const changed = await generate(options(s));
     expect(changed.changed).toBe(2);
     expect(await readFile(path.join(s.out, 'CNAME'), 'utf8')).toBe('claims.example.org\n');
     expect(
@@ -69,7 +69,7 @@ describe('the public folder', () => {
     // A file touched but not changed is read and compared, and left as it was.
     const kept = await scanTree(s.out);
     await utimes(path.join(s.pub, 'CNAME'), new Date(), new Date(Date.now() + 5000));
-    expect((await build(options(s))).changed).toBe(0);
+    expect((await generate(options(s))).changed).toBe(0);
     expect((await scanTree(s.out)).get('CNAME')?.mtimeMs).toBe(kept.get('CNAME')?.mtimeMs);
   });
 
@@ -77,7 +77,7 @@ describe('the public folder', () => {
     const s = await withPublic();
     await writeFile(path.join(s.pub, '_headers'), '/images/*\n  Cache-Control: max-age=86400\n');
     await writeFile(path.join(s.pub, 'robots.txt'), 'User-agent: *\nDisallow: /drafts/\n');
-    await build(options(s));
+    await generate(options(s));
     const headers = await readFile(path.join(s.out, '_headers'), 'utf8');
     expect(headers).toContain('Content-Security-Policy:');
     expect(headers.indexOf('/images/*')).toBeGreaterThan(
@@ -90,7 +90,7 @@ describe('the public folder', () => {
 
   it('may not take the path of a page: a data error naming both, and nothing written', async () => {
     const s = await withPublic();
-    await build(options(s));
+    await generate(options(s));
     const before = await scanTree(s.out);
     await mkdir(path.join(s.pub, 'toronto'));
     await writeFile(path.join(s.pub, 'toronto', 'index.html'), '<h1>mine</h1>');

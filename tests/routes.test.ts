@@ -90,7 +90,7 @@ describe('the page list from the fixture data set', async () => {
   });
 
   it('keeps /confirmation, /form-error, /sitemap and the 404 page out of the index', () => {
-    const unindexed = pages.filter((p) => !p.indexable).map((p) => p.path);
+    const unindexed = pages.filter((p) => p.sitemap === null).map((p) => p.path);
     expect(unindexed.sort()).toEqual(['/404.html', '/confirmation/', '/form-error/', '/sitemap/']);
   });
 });

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../src/build/build.js';
+import { generate } from '../src/generate/generate.js';
 import { startServer } from '../src/serve/server.js';
 import { FIXTURE_DATA, tempDir } from './helpers.js';
 
@@ -42,7 +42,7 @@ describe('claimsite serve', () => {
 
   beforeAll(async () => {
     dist = path.join(await tempDir(), 'dist');
-    await build({ dataDir: FIXTURE_DATA, outDir: dist });
+    await generate({ dataDir: FIXTURE_DATA, outDir: dist });
     ({ server, url: base } = await startServer({ dir: dist, port: 0, host: '127.0.0.1' }));
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));

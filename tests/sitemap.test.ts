@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { parseSitemap, parseSitemapIndex } from 'sitemap';
 import { describe, expect, it } from 'vitest';
-import { buildSitemaps } from '../src/build/sitemap.js';
+import { buildSitemaps } from '../src/generate/sitemap.js';
 import { buildPages } from '../src/routes.js';
 import { loadSite } from '../src/site/load.js';
 import { absoluteUrl } from '../src/urls.js';
@@ -10,7 +10,7 @@ import { FIXTURE_DATA, fixtureSite } from './helpers.js';
 describe('sitemap.xml', async () => {
   const site = await fixtureSite();
   const pages = buildPages(site);
-  const indexable = pages.filter((p) => p.indexable);
+  const indexable = pages.filter((p) => p.sitemap !== null);
 
   it('parses and lists exactly the indexable pages, with their priorities', async () => {
     const [file, ...rest] = buildSitemaps(site, pages, '2026-11-22');

@@ -1,8 +1,8 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StageTarget } from '../src/build/staging.js';
-import { WriterThread } from '../src/build/write-thread.js';
+import type { StageTarget } from '../src/generate/stage-writer.js';
+import { WriterThread } from '../src/generate/write-thread.js';
 import { FragmentCache, type PageBytes } from '../src/render/fragments.js';
 import { ROOT, tempDir } from './helpers.js';
 

@@ -1,10 +1,12 @@
-import { createElement, Fragment, type ReactElement } from 'react';
+import { createContext, createElement, type ReactElement, useContext } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { hash } from '../hash.js';
 
 /**
  * Fragments shared by many pages (header, footer, forms, testimonials, FAQ blocks) are rendered
- * once per distinct input and reused as HTML: a build renders a few hundred fragments instead
- * of the same markup thousands of times. Keys must name every input a fragment depends on.
+ * once per distinct component and props, and reused as HTML: a build renders a few hundred
+ * fragments instead of the same markup thousands of times. A fragment's key is derived from what
+ * it renders (see Shared), never written by hand.
  *
  * Kept as UTF-8 bytes, encoded once. Many fragments belong to one city (its header, footer,
  * calls to action), so the cache keeps the `limit` most recently used: a build that renders a
@@ -19,7 +21,7 @@ export class FragmentCache {
   constructor(private readonly limit = 400) {}
 
   /** The marker standing for a fragment, rendering it on first use. */
-  marker(key: string, render: () => ReactElement): number {
+  private marker(key: string, render: () => ReactElement): number {
     let index = this.byKey.get(key);
     if (index === undefined) {
       index = this.next++;
@@ -63,8 +65,12 @@ export class FragmentCache {
     return new PageBytes(texts, fragments, size);
   }
 
-  get size(): number {
-    return this.byKey.size;
+  /** The element standing for `component` with `props` in a page: its marker, rendered once. */
+  element<P extends object>(component: (props: P) => ReactElement, props: P): ReactElement {
+    const key = `${componentId(component)}:${propsKey(props)}`;
+    return createElement(TAG, {
+      'data-i': this.marker(key, () => createElement(component, props)),
+    });
   }
 }
 
@@ -97,21 +103,58 @@ export class PageBytes {
   }
 }
 
-/** Renders are synchronous, so the cache in use is simply the one set around the current render. */
-let active: FragmentCache | null = null;
+/** The fragment cache of the page being rendered; none renders shared fragments in place. */
+export const FragmentContext = createContext<FragmentCache | null>(null);
 
-export function renderWith<T>(cache: FragmentCache | undefined, fn: () => T): T {
-  const previous = active;
-  active = cache ?? null;
-  try {
-    return fn();
-  } finally {
-    active = previous;
-  }
+/**
+ * A fragment many pages share: `component` rendered with `props`. Its HTML depends on nothing
+ * else (a component here reads only its props), so the component and the props are its key:
+ * the same pair anywhere in the build is rendered once. Without a cache it renders in place.
+ */
+export function Shared<P extends object>({
+  component,
+  props,
+}: {
+  component: (props: P) => ReactElement;
+  props: P;
+}): ReactElement {
+  const cache = useContext(FragmentContext);
+  return cache ? cache.element(component, props) : createElement(component, props);
 }
 
-/** A shared fragment: `id` must determine the output completely. Without a cache it renders inline. */
-export function Memo({ id, children }: { id: string; children: () => ReactElement }): ReactElement {
-  if (!active) return createElement(Fragment, null, children());
-  return createElement(TAG, { 'data-i': active.marker(id, children) });
+/** Each component function an id of its own, for the life of the process. */
+const componentIds = new WeakMap<object, number>();
+let nextComponentId = 0;
+function componentId(component: object): number {
+  let id = componentIds.get(component);
+  if (id === undefined) {
+    id = nextComponentId++;
+    componentIds.set(component, id);
+  }
+  return id;
+}
+
+/**
+ * A stable key for props: primitives as they are, an object or list by the hash of its JSON,
+ * worked out once per object (the site model does not change during a build, and pages pass
+ * its objects along rather than copies).
+ */
+const objectKeys = new WeakMap<object, string>();
+function propsKey(props: object): string {
+  let key = '';
+  for (const name of Object.keys(props).sort()) {
+    const value = (props as Record<string, unknown>)[name];
+    key += `${name}=`;
+    if (typeof value === 'function')
+      throw new Error(`a shared fragment's props are data: ${name} is a function`);
+    if (typeof value === 'object' && value !== null) {
+      let k = objectKeys.get(value);
+      if (k === undefined) {
+        k = hash(value);
+        objectKeys.set(value, k);
+      }
+      key += `#${k};`;
+    } else key += `${JSON.stringify(value)};`;
+  }
+  return key;
 }

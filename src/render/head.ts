@@ -23,14 +23,14 @@ export function documentHead(ctx: PageContext, jsonLd: readonly object[]): strin
     '<meta name="viewport" content="width=device-width, initial-scale=1"/>' +
     `<title>${title}</title>` +
     `<meta name="description" content="${description}"/>` +
-    (page.indexable
+    (page.sitemap !== null
       ? `<link rel="canonical" href="${url}"/>`
       : '<meta name="robots" content="noindex"/>') +
     '<meta property="og:type" content="website"/>' +
     `<meta property="og:site_name" content="${name}"/>` +
     `<meta property="og:title" content="${title}"/>` +
     `<meta property="og:description" content="${description}"/>` +
-    (page.indexable ? `<meta property="og:url" content="${url}"/>` : '') +
+    (page.sitemap !== null ? `<meta property="og:url" content="${url}"/>` : '') +
     '<meta property="og:locale" content="en_CA"/>' +
     '<meta name="theme-color" content="#0b3b60"/>' +
     `<link rel="icon" href="${links.favicon}" type="image/svg+xml"/>` +

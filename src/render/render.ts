@@ -1,8 +1,9 @@
+import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { Template } from '../../templates/pages/index.js';
 import type { RouteId } from '../routes.js';
 import type { PageContext } from './context.js';
-import { type FragmentCache, type PageBytes, renderWith } from './fragments.js';
+import { type FragmentCache, FragmentContext, type PageBytes } from './fragments.js';
 
 export class RenderError extends Error {
   constructor(
@@ -44,7 +45,10 @@ function renderBody(
   fragments: FragmentCache | undefined,
 ): string {
   try {
-    return renderWith(fragments, () => renderToStaticMarkup(templates[ctx.page.route](ctx)));
+    const page = templates[ctx.page.route](ctx);
+    return renderToStaticMarkup(
+      fragments ? createElement(FragmentContext.Provider, { value: fragments }, page) : page,
+    );
   } catch (err) {
     throw new RenderError(ctx.page.path, err);
   }

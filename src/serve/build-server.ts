@@ -1,4 +1,4 @@
-import { build } from '../build/build.js';
+import { generate } from '../generate/generate.js';
 import { DataError } from '../site/errors.js';
 
 /** One build the watching server asks for. */
@@ -24,7 +24,7 @@ export function runBuildServer(): Promise<void> {
     const send = (reply: BuildReply) => process.send?.(reply);
     process.on('message', async (m: BuildRequest) => {
       try {
-        const r = await build({
+        const r = await generate({
           dataDir: m.dataDir,
           outDir: m.outDir,
           publicDir: m.publicDir,

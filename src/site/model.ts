@@ -55,8 +55,26 @@ export function allCities(site: Site): City[] {
   return [site.national, ...site.cities];
 }
 
-export function topCities(site: Site, n: number): City[] {
-  return site.cities.slice(0, n);
+/** The footer links to the four most populous cities' public-adjusters pages. */
+export const FOOTER_CITIES = 4;
+/** The home page lists the six most populous cities, four links each. */
+export const HOME_CITIES = 6;
+
+const tops = new WeakMap<Site, Map<number, readonly City[]>>();
+
+/** The n most populous cities: one list per site and n, so the pages that show it share it. */
+export function topCities(site: Site, n: number): readonly City[] {
+  let bySite = tops.get(site);
+  if (!bySite) {
+    bySite = new Map();
+    tops.set(site, bySite);
+  }
+  let list = bySite.get(n);
+  if (!list) {
+    list = site.cities.slice(0, n);
+    bySite.set(n, list);
+  }
+  return list;
 }
 
 export interface ProvinceGroup {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Memo } from '../../src/render/fragments.js';
+import { Shared } from '../../src/render/fragments.js';
 import { Icon } from './Icon.js';
 
 /** A hero with the page heading and promises on one side and a form on the other. */
@@ -18,7 +18,7 @@ export function CityHero({
         <div className="hero-copy">
           <h1>{title}</h1>
           <p className="lead">{lead}</p>
-          <Memo id="hero-promises">{() => <Promises />}</Memo>
+          <Shared component={Promises} props={{}} />
         </div>
         <div className="hero-form-card">{children}</div>
       </div>

@@ -6,7 +6,7 @@ import {
   LIMITS,
   label,
 } from '../../src/lead/rules.js';
-import { Memo } from '../../src/render/fragments.js';
+import { Shared } from '../../src/render/fragments.js';
 import { Honeypot, PersonFields } from './FormFields.js';
 
 function Step({ n, title, children }: { n: number; title: string; children: ReactNode }) {
@@ -81,7 +81,7 @@ export function Questionnaire({
       <input type="hidden" name="city" value={cityName} />
       <input type="hidden" name="page" value={pagePath} />
       <input type="hidden" name="submissionId" value="" data-submission-id="" />
-      <Memo id="questionnaire-body">{() => <QuestionnaireBody />}</Memo>
+      <Shared component={QuestionnaireBody} props={{}} />
     </form>
   );
 }

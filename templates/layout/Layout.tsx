@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { type PageContext, scopeSlug } from '../../src/render/context.js';
-import { Memo } from '../../src/render/fragments.js';
-import { topCities } from '../../src/site/model.js';
+import { Shared } from '../../src/render/fragments.js';
+import { FOOTER_CITIES, topCities } from '../../src/site/model.js';
 import { Document } from './Document.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
@@ -23,21 +23,12 @@ export function Layout({
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <Memo id={`header:${scope}`}>
-        {() => <Header siteName={siteName} phone={phone} scope={scope} />}
-      </Memo>
+      <Shared component={Header} props={{ siteName, phone, scope }} />
       <main id="main">{children}</main>
-      <Memo id={`footer:${scope}`}>
-        {() => (
-          <Footer
-            siteName={siteName}
-            phone={phone}
-            email={email}
-            scope={scope}
-            topCities={topCities(ctx.site, 4)}
-          />
-        )}
-      </Memo>
+      <Shared
+        component={Footer}
+        props={{ siteName, phone, email, scope, topCities: topCities(ctx.site, FOOTER_CITIES) }}
+      />
     </Document>
   );
 }

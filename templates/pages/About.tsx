@@ -1,7 +1,8 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
-import { Memo } from '../../src/render/fragments.js';
+import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import type { AboutContent } from '../../src/site/content-schema.js';
 import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -35,22 +36,9 @@ export function AboutPage(ctx: PageContext) {
         </div>
       </section>
 
-      <Memo id="about:types">
-        {() => (
-          <Section id="types-title" title="Claims We Handle">
-            <ul className="card-grid">
-              {site.content.about.serviceTypes.map((s) => (
-                <li key={s.title} className="card">
-                  <h3>{s.title}</h3>
-                  <p>{s.description}</p>
-                </li>
-              ))}
-            </ul>
-          </Section>
-        )}
-      </Memo>
+      <Shared component={ServiceTypes} props={{ types: site.content.about.serviceTypes }} />
 
-      <Memo id="stats">{() => <Stats />}</Memo>
+      <Shared component={Stats} props={{}} />
 
       <Section
         id="areas-title"
@@ -63,16 +51,31 @@ export function AboutPage(ctx: PageContext) {
       </Section>
 
       <Section id="process-title" title="Our Process">
-        <Memo id="steps:aboutProcess">
-          {() => <Steps steps={site.content.process.aboutProcess} />}
-        </Memo>
+        <Shared component={Steps} props={{ steps: site.content.process.aboutProcess }} />
       </Section>
 
-      <Memo id="testimonials">{() => <Testimonials items={site.content.testimonials} />}</Memo>
+      <Shared component={Testimonials} props={{ items: site.content.testimonials }} />
 
-      <Memo id={`cta:${scopeSlug(ctx)}:${place}`}>
-        {() => <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={place} />}
-      </Memo>
+      <Shared
+        component={CallToAction}
+        props={{ phone: site.settings.phone, scope: scopeSlug(ctx), place: place }}
+      />
     </Layout>
+  );
+}
+
+/** The six kinds of claim: the same on every About page. */
+function ServiceTypes({ types }: { types: AboutContent['serviceTypes'] }) {
+  return (
+    <Section id="types-title" title="Claims We Handle">
+      <ul className="card-grid">
+        {types.map((s) => (
+          <li key={s.title} className="card">
+            <h3>{s.title}</h3>
+            <p>{s.description}</p>
+          </li>
+        ))}
+      </ul>
+    </Section>
   );
 }

@@ -1,6 +1,6 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
-import { Memo } from '../../src/render/fragments.js';
+import { Shared } from '../../src/render/fragments.js';
 import { NEARBY } from '../../src/routes.js';
 import { formatWhole } from '../../src/site/format.js';
 import { type City, nearbyCities } from '../../src/site/model.js';
@@ -100,18 +100,10 @@ export function AreaPage(ctx: PageContext) {
             </p>
           )
         ) : (
-          <Memo id={`nearby:${city.slug}`}>
-            {() => (
-              <>
-                <p>
-                  <a href={links.cityPage(city, 'public-adjusters')}>
-                    All public adjusters in {city.name}
-                  </a>
-                </p>
-                <CityLinks cities={nearbyCities(site, city, NEARBY)} />
-              </>
-            )}
-          </Memo>
+          <Shared
+            component={NearbyCities}
+            props={{ city, cities: nearbyCities(site, city, NEARBY) }}
+          />
         )}
       </Section>
 
@@ -122,5 +114,17 @@ export function AreaPage(ctx: PageContext) {
       {/* Named for this area alone: no other page would reuse it as a shared fragment. */}
       <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={area.name} />
     </Layout>
+  );
+}
+
+/** A city's neighbours, the same on each of its area pages. */
+function NearbyCities({ city, cities }: { city: City; cities: readonly City[] }) {
+  return (
+    <>
+      <p>
+        <a href={links.cityPage(city, 'public-adjusters')}>All public adjusters in {city.name}</a>
+      </p>
+      <CityLinks cities={cities} />
+    </>
   );
 }

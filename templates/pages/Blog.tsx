@@ -1,5 +1,5 @@
 import type { PageContext } from '../../src/render/context.js';
-import { Memo } from '../../src/render/fragments.js';
+import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
 import { formatLongDate } from '../../src/site/format.js';
 import { renderMarkdown } from '../../src/site/markdown.js';
@@ -38,9 +38,10 @@ export function BlogPage(ctx: PageContext) {
           ))}
         </ul>
       </section>
-      <Memo id="cta:canada:your area">
-        {() => <CallToAction phone={site.settings.phone} scope="canada" place="your area" />}
-      </Memo>
+      <Shared
+        component={CallToAction}
+        props={{ phone: site.settings.phone, scope: 'canada', place: 'your area' }}
+      />
     </Layout>
   );
 }
@@ -77,9 +78,10 @@ export function BlogPostPage(ctx: PageContext) {
           <div dangerouslySetInnerHTML={{ __html: renderMarkdown(post.markdown) }} />
         </div>
       </article>
-      <Memo id="cta:canada:your area">
-        {() => <CallToAction phone={site.settings.phone} scope="canada" place="your area" />}
-      </Memo>
+      <Shared
+        component={CallToAction}
+        props={{ phone: site.settings.phone, scope: 'canada', place: 'your area' }}
+      />
     </Layout>
   );
 }

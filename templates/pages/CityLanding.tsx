@@ -1,7 +1,8 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
-import { Memo } from '../../src/render/fragments.js';
+import { Shared } from '../../src/render/fragments.js';
 import { formatWhole } from '../../src/site/format.js';
+import type { City } from '../../src/site/model.js';
 import { links } from '../../src/urls.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
@@ -58,63 +59,63 @@ export function CityLandingPage(ctx: PageContext) {
       </CityHero>
 
       <Section id="how-title" title="How It Works">
-        <Memo id="steps:howItWorks">{() => <Steps steps={site.content.process.howItWorks} />}</Memo>
+        <Shared component={Steps} props={{ steps: site.content.process.howItWorks }} />
       </Section>
 
-      {/* The same on the city's five landing pages. */}
-      <Memo id={`city-intro:${city.slug}`}>
-        {() => (
-          <>
-            <Section
-              id="intro-title"
-              title={
-                city.national
-                  ? 'Insurance Claims Across Canada'
-                  : `Property Damage Claims in ${city.name}`
-              }
-              tone="soft"
-            >
-              <div className="prose">
-                <p>{city.description}</p>
-                {!city.national && (
-                  <p className="muted">
-                    {city.name}, {city.province}: population {formatWhole(city.population)} (2021
-                    Census).
-                  </p>
-                )}
-              </div>
-            </Section>
-
-            {!city.national && (
-              <Section id="areas-title" title={`Neighbourhoods We Serve in ${city.name}`}>
-                <ul className="chips">
-                  {city.areas.map((a) => (
-                    <li key={a.slug}>
-                      <a className="chip" href={links.cityPage(city, a)}>
-                        {a.name}
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              </Section>
-            )}
-          </>
-        )}
-      </Memo>
+      <Shared component={CityIntro} props={{ city }} />
 
       <Section
         id="faq-title"
         title="Frequently Asked Questions"
         tone={city.national ? 'plain' : 'soft'}
       >
-        <Memo id={`city-faq:${city.name}`}>{() => <Accordion id="city-faq" items={faqs} />}</Memo>
+        <Shared component={Accordion} props={{ id: 'city-faq', items: faqs }} />
       </Section>
 
-      <Memo id={`cta:${scopeSlug(ctx)}:${city.name}`}>
-        {() => (
-          <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={city.name} />
-        )}
-      </Memo>
+      <Shared
+        component={CallToAction}
+        props={{ phone: site.settings.phone, scope: scopeSlug(ctx), place: city.name }}
+      />
     </Layout>
+  );
+}
+
+/** The city's own words and neighbourhoods: the same on its five landing pages. */
+function CityIntro({ city }: { city: City }) {
+  return (
+    <>
+      <Section
+        id="intro-title"
+        title={
+          city.national
+            ? 'Insurance Claims Across Canada'
+            : `Property Damage Claims in ${city.name}`
+        }
+        tone="soft"
+      >
+        <div className="prose">
+          <p>{city.description}</p>
+          {!city.national && (
+            <p className="muted">
+              {city.name}, {city.province}: population {formatWhole(city.population)} (2021 Census).
+            </p>
+          )}
+        </div>
+      </Section>
+
+      {!city.national && (
+        <Section id="areas-title" title={`Neighbourhoods We Serve in ${city.name}`}>
+          <ul className="chips">
+            {city.areas.map((a) => (
+              <li key={a.slug}>
+                <a className="chip" href={links.cityPage(city, a)}>
+                  {a.name}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+    </>
   );
 }

@@ -1,7 +1,8 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
-import { Memo } from '../../src/render/fragments.js';
+import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
+import type { ServiceType } from '../../src/site/content-schema.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -44,54 +45,55 @@ export function ClaimTypePage(ctx: PageContext) {
       </CityHero>
 
       <Section id="how-title" title="How It Works">
-        <Memo id="steps:claimProcess">
-          {() => <Steps steps={site.content.process.claimProcess} />}
-        </Memo>
+        <Shared component={Steps} props={{ steps: site.content.process.claimProcess }} />
       </Section>
 
-      {/* The same for the claim type in every city. */}
-      <Memo id={`claim-type:${type.type}`}>
-        {() => (
-          <>
-            <Section id="features-title" title="What We Do for You" tone="soft">
-              <ul className="checklist checklist-grid">
-                {type.features.map((f) => (
-                  <li key={f}>{f}</li>
-                ))}
-              </ul>
-            </Section>
+      <Shared component={ClaimTypeSections} props={{ type }} />
 
-            <section className="section" aria-label="Causes and coverage">
-              <div className="container two-col">
-                <div>
-                  <h2 id="causes-title">Common Causes</h2>
-                  <ul className="bullet-list">
-                    {type.commonCauses.map((c) => (
-                      <li key={c}>{c}</li>
-                    ))}
-                  </ul>
-                </div>
-                <div>
-                  <h2 id="coverage-title">What Your Policy May Cover</h2>
-                  <ul className="bullet-list">
-                    {type.coverageItems.map((c) => (
-                      <li key={c}>{c}</li>
-                    ))}
-                  </ul>
-                </div>
-              </div>
-            </section>
-
-            <Section id="faq-title" title="Frequently Asked Questions" tone="soft">
-              <Accordion id="type-faq" items={type.faqs} />
-            </Section>
-          </>
-        )}
-      </Memo>
-
-      <Memo id={`cta:${scopeSlug(ctx)}:${place}`}>
-        {() => <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={place} />}
-      </Memo>
+      <Shared
+        component={CallToAction}
+        props={{ phone: site.settings.phone, scope: scopeSlug(ctx), place: place }}
+      />
     </Layout>
+  );
+}
+
+/** What a claim type is about: the same for the claim type in every city. */
+function ClaimTypeSections({ type }: { type: ServiceType }) {
+  return (
+    <>
+      <Section id="features-title" title="What We Do for You" tone="soft">
+        <ul className="checklist checklist-grid">
+          {type.features.map((f) => (
+            <li key={f}>{f}</li>
+          ))}
+        </ul>
+      </Section>
+
+      <section className="section" aria-label="Causes and coverage">
+        <div className="container two-col">
+          <div>
+            <h2 id="causes-title">Common Causes</h2>
+            <ul className="bullet-list">
+              {type.commonCauses.map((c) => (
+                <li key={c}>{c}</li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <h2 id="coverage-title">What Your Policy May Cover</h2>
+            <ul className="bullet-list">
+              {type.coverageItems.map((c) => (
+                <li key={c}>{c}</li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      </section>
+
+      <Section id="faq-title" title="Frequently Asked Questions" tone="soft">
+        <Accordion id="type-faq" items={type.faqs} />
+      </Section>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import type { PageContext } from '../../src/render/context.js';
-import { Memo } from '../../src/render/fragments.js';
+import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, business, faqPage } from '../../src/render/structured-data.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
@@ -44,9 +44,10 @@ export function FaqPage(ctx: PageContext) {
           <Accordion id={`faq-${g.id}`} items={g.items} />
         </Section>
       ))}
-      <Memo id="cta:canada:your area">
-        {() => <CallToAction phone={site.settings.phone} scope="canada" place="your area" />}
-      </Memo>
+      <Shared
+        component={CallToAction}
+        props={{ phone: site.settings.phone, scope: 'canada', place: 'your area' }}
+      />
     </Layout>
   );
 }

@@ -1,7 +1,7 @@
 import type { PageContext } from '../../src/render/context.js';
-import { Memo } from '../../src/render/fragments.js';
+import { Shared } from '../../src/render/fragments.js';
 import { business } from '../../src/render/structured-data.js';
-import { topCities } from '../../src/site/model.js';
+import { HOME_CITIES, topCities } from '../../src/site/model.js';
 import { links } from '../../src/urls.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { Icon, type IconName } from '../components/Icon.js';
@@ -58,7 +58,7 @@ export function HomePage(ctx: PageContext) {
         intro="Choose your city to get matched with a licensed adjuster who knows local claims."
       >
         <ul className="city-grid">
-          {topCities(site, 6).map((c) => (
+          {topCities(site, HOME_CITIES).map((c) => (
             <li key={c.slug} className="card city-card">
               <h3>
                 <a href={links.city(c)}>{c.name}</a>
@@ -87,7 +87,7 @@ export function HomePage(ctx: PageContext) {
       </Section>
 
       <Section id="how-title" title="How It Works" tone="soft">
-        <Memo id="steps:howItWorks">{() => <Steps steps={site.content.process.howItWorks} />}</Memo>
+        <Shared component={Steps} props={{ steps: site.content.process.howItWorks }} />
       </Section>
 
       <CallToAction phone={phone} scope="canada" place="your area" />

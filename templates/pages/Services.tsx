@@ -1,6 +1,6 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
-import { Memo } from '../../src/render/fragments.js';
+import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -37,11 +37,12 @@ export function ServicesPage(ctx: PageContext) {
         <ServiceCards cards={site.content.services.cards} scope={city.slug} place={place} />
       </Section>
       <Section id="how-title" title="How It Works" tone="soft">
-        <Memo id="steps:howItWorks">{() => <Steps steps={site.content.process.howItWorks} />}</Memo>
+        <Shared component={Steps} props={{ steps: site.content.process.howItWorks }} />
       </Section>
-      <Memo id={`cta:${scopeSlug(ctx)}:${place}`}>
-        {() => <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={place} />}
-      </Memo>
+      <Shared
+        component={CallToAction}
+        props={{ phone: site.settings.phone, scope: scopeSlug(ctx), place: place }}
+      />
     </Layout>
   );
 }

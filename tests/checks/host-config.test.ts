@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../../src/build/host-files.js';
+import { contentSecurityPolicy } from '../../src/generate/host-files.js';
 import { headersFor, parseHeadersFile, rulesFor } from '../../src/serve/headers-file.js';
 import { pathForFile } from '../../src/urls.js';
 import { launchBrowser, openPage, startSite } from '../e2e/harness.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import vnu from 'vnu-jar';
-import { build } from '../../src/build/build.js';
+import { generate } from '../../src/generate/generate.js';
 import { FIXTURE_DATA, tempDir } from '../helpers.js';
 
 /** One page of every route type, and the not-found page. */
@@ -35,7 +35,7 @@ const PAGES = [
 let out: string;
 beforeAll(async () => {
   out = path.join(await tempDir(), 'dist');
-  await build({ dataDir: FIXTURE_DATA, outDir: out });
+  await generate({ dataDir: FIXTURE_DATA, outDir: out });
 });
 
 interface VnuMessage {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'node-html-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { build } from '../../src/build/build.js';
+import { generate } from '../../src/generate/generate.js';
 import { HOSTS, type Host, hostAnswer } from '../../src/serve/host-rules.js';
 import { pathForFile } from '../../src/urls.js';
 import { BUNDLED_DATA, ROOT, tempDir } from '../helpers.js';
@@ -17,7 +17,7 @@ let indexable: BuiltFile[];
 
 beforeAll(async () => {
   const out = path.join(await tempDir(), 'dist');
-  await build({ dataDir: BUNDLED_DATA, outDir: out, baseUrl: BASE });
+  await generate({ dataDir: BUNDLED_DATA, outDir: out, baseUrl: BASE });
   files = await readSite(out);
   byRel = new Map(files.map((f) => [f.rel, f]));
   pages = files.filter((f) => f.rel.endsWith('.html'));

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../src/build/build.js';
+import { generate } from '../../src/generate/generate.js';
 import { startServer } from '../../src/serve/server.js';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
 import { FIXTURE_DATA, tempDir } from '../helpers.js';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   [browser, crm] = await Promise.all([
     launchBrowser(),
     startFakeCrm({ api: 'v2' }),
-    build({ dataDir: FIXTURE_DATA, outDir: dist }),
+    generate({ dataDir: FIXTURE_DATA, outDir: dist }),
   ]);
   Object.assign(process.env, crm.env(), {
     LEAD_OUTBOX_PATH: path.join(dist, '..', 'outbox', 'leads.jsonl'),

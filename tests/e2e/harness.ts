@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-import { build } from '../../src/build/build.js';
+import { generate } from '../../src/generate/generate.js';
 import { createStaticHandler } from '../../src/serve/static.js';
 import { links } from '../../src/urls.js';
 import { FIXTURE_DATA, tempDir } from '../helpers.js';
@@ -42,7 +42,7 @@ export type LeadMode = 'ok' | 'fail' | 'drop' | 'slow' | 'limit';
  */
 export async function startSite(dataDir = FIXTURE_DATA) {
   const dist = path.join(await tempDir('claimsite-e2e-'), 'dist');
-  await build({ dataDir, outDir: dist });
+  await generate({ dataDir, outDir: dist });
   const serveStatic = createStaticHandler(dist);
   const lead = { mode: 'ok' as LeadMode, requests: [] as LeadRequest[] };
   const server: Server = createServer(async (req, res) => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../src/build/build.js';
+import { generate } from '../../src/generate/generate.js';
 import { configFromEnv } from '../../src/lead/config.js';
 import { createLeadHandler } from '../../src/lead/handler.js';
 import { startServer } from '../../src/serve/server.js';
@@ -46,7 +46,7 @@ beforeAll(async () => {
   const file = path.join(data, 'site.json');
   const settings = JSON.parse(await readFile(file, 'utf8'));
   await writeFile(file, JSON.stringify({ ...settings, leadEndpoint: `${api.url}/api/lead` }));
-  await build({ dataDir: data, outDir: out });
+  await generate({ dataDir: data, outDir: out });
 });
 afterAll(async () => {
   await browser?.close();

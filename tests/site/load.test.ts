@@ -1,7 +1,7 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../../src/build/build.js';
+import { generate } from '../../src/generate/generate.js';
 import { displayPath } from '../../src/site/display-path.js';
 import { DataError, type DataIssue } from '../../src/site/errors.js';
 import { loadSite } from '../../src/site/load.js';
@@ -268,7 +268,7 @@ describe('text in the data reaches pages as text', () => {
     });
     expect(r.issues).toEqual([]);
     const out = path.join(await tempDir(), 'dist');
-    await build({ dataDir: r.dir, outDir: out });
+    await generate({ dataDir: r.dir, outDir: out });
     const html = await readFile(
       path.join(out, 'toronto/northscriptscriptalert1script/index.html'),
       'utf8',
@@ -295,7 +295,7 @@ describe('text in the data reaches pages as text', () => {
     });
     expect(r.issues).toEqual([]);
     const out = path.join(await tempDir(), 'dist');
-    await build({ dataDir: r.dir, outDir: out });
+    await generate({ dataDir: r.dir, outDir: out });
     const html = await readFile(path.join(out, 'toronto/index.html'), 'utf8');
     expect(html).toContain(
       'Floods.&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;',

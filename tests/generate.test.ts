@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from '../src/build/build.js';
-import { bundleClient, readPrebuiltClient } from '../src/build/client-bundle.js';
-import { packageRoot } from '../src/build/root.js';
-import { recoverOutput } from '../src/build/staging.js';
+import { bundleClient, readPrebuiltClient } from '../src/generate/client-bundle.js';
+import { recoverOutput } from '../src/generate/commit.js';
+import { generate } from '../src/generate/generate.js';
+import { packageRoot } from '../src/generate/root.js';
 import { TEMPLATES } from '../templates/pages/index.js';
 import { BIN, BUNDLED_DATA, dataCopy, FIXTURE_DATA, runCli, scanTree, tempDir } from './helpers.js';
 
@@ -24,7 +24,7 @@ async function snapshot(dir: string): Promise<Map<string, string>> {
 describe('build', () => {
   it('writes every page as {path}/index.html plus 404.html, sitemap.xml and robots.txt', async () => {
     const out = path.join(await tempDir(), 'dist');
-    const result = await build({ dataDir: FIXTURE_DATA, outDir: out, lastmod: '2026-11-22' });
+    const result = await generate({ dataDir: FIXTURE_DATA, outDir: out, lastmod: '2026-11-22' });
     expect(result.pages).toBe(103);
     for (const f of [
       'index.html',
@@ -53,7 +53,7 @@ describe('build', () => {
 
   it('takes the base URL from the option', async () => {
     const out = path.join(await tempDir(), 'dist');
-    await build({ dataDir: FIXTURE_DATA, outDir: out, baseUrl: 'https://claims.example.org/' });
+    await generate({ dataDir: FIXTURE_DATA, outDir: out, baseUrl: 'https://claims.example.org/' });
     const html = await readFile(path.join(out, 'faq/index.html'), 'utf8');
     expect(html).toContain('<link rel="canonical" href="https://claims.example.org/faq/"/>');
     expect(await readFile(path.join(out, 'sitemap.xml'), 'utf8')).toContain(
@@ -63,7 +63,7 @@ describe('build', () => {
 
   it('leaves the previous output byte for byte as it was when a template throws on one page', async () => {
     const out = path.join(await tempDir(), 'dist');
-    await build({ dataDir: FIXTURE_DATA, outDir: out });
+    await generate({ dataDir: FIXTURE_DATA, outDir: out });
     const before = await snapshot(out);
     const throwing = {
       ...TEMPLATES,
@@ -73,7 +73,7 @@ describe('build', () => {
       },
     };
     await expect(
-      build({ dataDir: FIXTURE_DATA, outDir: out, templates: throwing }),
+      generate({ dataDir: FIXTURE_DATA, outDir: out, templates: throwing }),
     ).rejects.toThrow('Failed to render page /vancouver/flood-damage-claims/: boom');
     expect(await snapshot(out)).toEqual(before);
     expect((await readdir(path.dirname(out))).sort()).toEqual(['.dist.manifest.json', 'dist']);
@@ -84,7 +84,8 @@ describe('build', () => {
     const out = path.join(dir, 'dist');
     const lastmod = '2026-11-22';
     const expected = await snapshot(
-      (await build({ dataDir: FIXTURE_DATA, outDir: path.join(dir, 'reference'), lastmod })).outDir,
+      (await generate({ dataDir: FIXTURE_DATA, outDir: path.join(dir, 'reference'), lastmod }))
+        .outDir,
     );
     const none = async () => {
       await rm(out, { recursive: true, force: true });
@@ -97,7 +98,7 @@ describe('build', () => {
       const now = await killedAt(delay, out, lastmod);
       if (now.size > 0) expect(now).toEqual(expected);
     }
-    await build({ dataDir: FIXTURE_DATA, outDir: out, lastmod });
+    await generate({ dataDir: FIXTURE_DATA, outDir: out, lastmod });
     expect((await readdir(dir)).sort()).toEqual([
       '.dist.manifest.json',
       '.reference.manifest.json',
@@ -126,7 +127,7 @@ describe('build', () => {
     // of its files were moved: as a kill at that moment would.
     await rm(path.join(out, 'vancouver/about'), { recursive: true });
     await writeFile(path.join(out, 'vancouver/about'), 'in the way');
-    await expect(build({ dataDir: data, outDir: out, lastmod })).rejects.toThrow();
+    await expect(generate({ dataDir: data, outDir: out, lastmod })).rejects.toThrow();
     expect((await readdir(dir)).some((n) => n === '.dist.journal')).toBe(true);
     await rm(path.join(out, 'vancouver/about'));
     const cut = await snapshot(out);
@@ -134,7 +135,7 @@ describe('build', () => {
     expect(moved.length).toBeGreaterThan(0); // partly applied
     expect(moved.every(([rel, b]) => after.get(rel) === b)).toBe(true);
     // The next build completes the commit before anything else, then finds nothing to do.
-    const next = await build({ dataDir: data, outDir: out, lastmod });
+    const next = await generate({ dataDir: data, outDir: out, lastmod });
     expect(await snapshot(out)).toEqual(after);
     expect((await readdir(dir)).sort()).toEqual([
       '.dist.manifest.json',
@@ -178,11 +179,11 @@ async function editedSite() {
   await cp(FIXTURE_DATA, data, { recursive: true });
   const out = path.join(dir, 'dist');
   const lastmod = '2026-11-22';
-  await build({ dataDir: data, outDir: out, lastmod });
+  await generate({ dataDir: data, outDir: out, lastmod });
   const before = await snapshot(out);
   await editVancouver(data);
   const after = await snapshot(
-    (await build({ dataDir: data, outDir: path.join(dir, 'reference'), lastmod })).outDir,
+    (await generate({ dataDir: data, outDir: path.join(dir, 'reference'), lastmod })).outDir,
   );
   return { dir, data, out, lastmod, before, after };
 }

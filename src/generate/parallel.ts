@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Page } from '../routes.js';
-import type { StagedFiles, StageTarget } from './staging.js';
+import type { StagedFiles, StageTarget } from './stage-writer.js';
 
 /**
  * The build's threads share one queue of page groups (a city's pages each) in shared memory:

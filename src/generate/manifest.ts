@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { hash } from '../hash.js';
 import type { Site } from '../site/model.js';
 
 /**
@@ -21,11 +21,7 @@ export interface Manifest {
   nearby?: { key: string; lists: Record<string, string[]> };
 }
 
-export const hash = (value: unknown) =>
-  createHash('sha256')
-    .update(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'))
-    .digest('base64url')
-    .slice(0, 22);
+export { hash } from '../hash.js';
 
 /**
  * Fingerprints of what pages read. Most of it is shared (a city is read by each of its dozen

@@ -1,12 +1,11 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { TEMPLATES } from '../../templates/pages/index.js';
-import { FragmentCache } from '../render/fragments.js';
-import { renderPageBytes } from '../render/render.js';
 import { buildPages } from '../routes.js';
 import { loadSite } from '../site/load.js';
 import { siteDigest } from './manifest.js';
 import { GroupQueue, type RenderOrder, type WorkerReply, type WorkerSetup } from './parallel.js';
-import { StageWriter } from './staging.js';
+import { renderClaimed } from './render-step.js';
+import { StageWriter } from './stage-writer.js';
 
 // A render worker: loads the same data as the build that started it, at the same time (the site
 // model holds shared objects, so it is rebuilt here rather than copied), then renders and stages
@@ -26,15 +25,12 @@ try {
   }
   const queue = new GroupQueue(order.queue);
   const writer = new StageWriter(order.target, `w${threadId}-`);
-  const fragments = new FragmentCache();
-  queue.renderClaimed(order.groups, (index) => {
-    const page = pages[index];
-    if (!page) throw new Error(`no page ${index}`);
-    writer.putPage(
-      page.file,
-      renderPageBytes({ site, page, pages, assets: order.assets }, TEMPLATES, fragments),
-    );
-  });
+  renderClaimed(
+    { site, pages, assets: order.assets, templates: TEMPLATES },
+    queue,
+    order.groups,
+    writer,
+  );
   reply({ kind: 'done', staged: writer.result() });
 } catch (err) {
   // A page that fails to render says so itself (RenderError names the page).

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { PageBytes } from '../render/fragments.js';
-import type { StagedFiles, StageTarget } from './staging.js';
+import type { StagedFiles, StageTarget } from './stage-writer.js';
 
 /**
  * A page for the writer thread: its path and where its bytes are in the ring, after `skip`

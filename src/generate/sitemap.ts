@@ -1,6 +1,9 @@
 import type { Page } from '../routes.js';
 import type { Site } from '../site/model.js';
 import { absoluteUrl, links } from '../urls.js';
+import type { Inputs } from './inputs.js';
+import type { Plan } from './plan.js';
+import type { Staging } from './staging.js';
 
 /** sitemaps.org allows 50,000 URLs a file; we split well before it. */
 export const SITEMAP_SPLIT = 45_000;
@@ -73,4 +76,14 @@ const XML_ESCAPES: Record<string, string> = {
 
 function xmlEscape(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch] ?? ch);
+}
+
+/** Stages sitemap.xml (and its parts): the last build's files when the plan reuses them. */
+export function stageSitemap(staging: Staging, inputs: Inputs, plan: Plan): string[] {
+  const kept = plan.sitemap.files;
+  if (kept && staging.keep(...kept)) return kept;
+  return buildSitemaps(inputs.site, inputs.pages, inputs.lastmod).map((s) => {
+    staging.put(s.file, s.contents);
+    return s.file;
+  });
 }

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { StageWriter } from './staging.js';
+import { StageWriter } from './stage-writer.js';
 import type { WriteMessage, WriteReply, WriterSetup } from './write-thread.js';
 
 // The writer thread: stages the pages the build sends, in order, from the shared ring, and

@@ -1,0 +1,148 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Template } from '../../templates/pages/index.js';
+import { NEARBY, type Route, type RouteId } from '../routes.js';
+import { nearbySlugs } from '../site/model.js';
+import { recoverOutput } from './commit.js';
+import { type Inputs, loadInputs } from './inputs.js';
+import {
+  type Manifest,
+  manifestFile,
+  ownershipOnly,
+  readManifest,
+  writeManifest,
+} from './manifest.js';
+import { guardOutput, KEPT_ENTRIES, type Protected, projectRoot } from './output-guard.js';
+import { type Plan, planBuild } from './plan.js';
+import { renderPages } from './render-pages.js';
+import { packageRoot } from './root.js';
+import { stageSitemap } from './sitemap.js';
+import { stageFiles } from './stage-files.js';
+import { Staging } from './staging.js';
+import { startRenderPool } from './threads.js';
+
+export { FIRST_PAGE_MARK } from './render-pages.js';
+export { PARALLEL_MIN_PAGES } from './threads.js';
+
+export interface GenerateOptions {
+  dataDir: string;
+  outDir: string;
+  /** Files copied into the output as they are (host files, images); null or absent for none. */
+  publicDir?: string | null;
+  baseUrl?: string;
+  /** Where baseUrl came from, named if it is not a URL (--base-url, SITE_URL). */
+  baseUrlFrom?: string;
+  /** The sitemap's lastmod (YYYY-MM-DD); defaults to SOURCE_DATE_EPOCH's day, or today. */
+  lastmod?: string;
+  routes?: readonly Route[];
+  templates?: Record<RouteId, Template>;
+  onProgress?: (done: number, total: number) => void;
+  /** Worker threads that render besides this one; 0 renders and writes on one (see threads.ts). */
+  workers?: number;
+  /** Identifies the templates and code; pages are reused only under the same one. Default: the CLI bundle's hash. */
+  codeVersion?: string | null;
+}
+
+export interface GenerateResult {
+  outDir: string;
+  pages: number;
+  files: number;
+  /** Files whose bytes changed (the rest kept their previous file and modification time). */
+  changed: number;
+  /** Pages rendered; the others' inputs had not changed since the last build. */
+  rendered: number;
+  bytes: number;
+  ms: number;
+  /** Top-level entries of the output folder that the build did not write (but `.git`), left as they are. */
+  foreign: string[];
+}
+
+/**
+ * The build: data and templates to a folder of pages, in named steps. Nothing in the output
+ * folder changes until the commit, so a failed or killed build leaves it as it was.
+ */
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const started = performance.now();
+  // The folder must be the build's to write, before anything starts.
+  guardOutput(options.outDir, {
+    protect: protectedFolders(options),
+    ours: existsSync(manifestFile(options.outDir)),
+  });
+  // Render workers start first, so they load their copy of the site while this thread loads.
+  const custom = options.templates !== undefined || options.routes !== undefined;
+  const threads = { ...options, custom, pool: startRenderPool({ ...options, custom }) };
+  try {
+    const inputs = await loadInputs(options);
+    recoverOutput(options.outDir);
+    const previous = readManifest(options.outDir);
+    const plan = planBuild(inputs, previous);
+    const staging = Staging.open(options.outDir, previous?.files ?? null);
+    try {
+      const publicStamps = stageFiles(staging, inputs, previous);
+      const kept = plan.unchanged.filter((i) => staging.keep(inputs.pages[i]?.file ?? ''));
+      const toRender = pagesToRender(plan, kept);
+      const total = inputs.pages.length;
+      const rendered = await renderPages(inputs, toRender, staging, threads, (done) =>
+        options.onProgress?.(kept.length + done, total),
+      );
+      const sitemap = stageSitemap(staging, inputs, plan);
+      const files = staging.commit((all) => writeManifest(options.outDir, ownershipOnly(all)));
+      writeManifest(options.outDir, manifestOf(inputs, plan, { files, sitemap, publicStamps }));
+      return {
+        outDir: path.resolve(options.outDir),
+        pages: total,
+        files: staging.files,
+        changed: staging.changed,
+        rendered,
+        bytes: staging.bytes,
+        ms: performance.now() - started,
+        foreign: foreignEntries(options.outDir, files),
+      };
+    } catch (err) {
+      staging.abort();
+      throw err;
+    }
+  } finally {
+    void threads.pool?.close();
+  }
+}
+
+/** The changed pages, and the unchanged ones whose file is gone, in page order. */
+function pagesToRender(plan: Plan, kept: readonly number[]): number[] {
+  const keep = new Set(kept);
+  return [...plan.changed, ...plan.unchanged.filter((i) => !keep.has(i))].sort((a, b) => a - b);
+}
+
+/** What the next build needs to know of this one. */
+function manifestOf(
+  inputs: Inputs,
+  plan: Plan,
+  made: { files: Record<string, number>; sitemap: string[]; publicStamps: Record<string, string> },
+): Manifest {
+  return {
+    key: inputs.key ?? '',
+    pages: plan.fingerprints,
+    files: made.files,
+    sitemap: { key: plan.sitemap.key, files: made.sitemap },
+    public: made.publicStamps,
+    nearby: { key: plan.nearby.key, lists: nearbySlugs(inputs.site, NEARBY) },
+  };
+}
+
+/** What no output folder may hold or be inside: the build's inputs and the code that runs it. */
+function protectedFolders(options: GenerateOptions): Protected[] {
+  return [
+    { dir: projectRoot(), what: 'the project' },
+    { dir: packageRoot(), what: 'claimsite itself' },
+    { dir: options.dataDir, what: 'the data folder', input: true },
+    ...(options.publicDir
+      ? [{ dir: options.publicDir, what: 'the public folder', input: true }]
+      : []),
+  ];
+}
+
+/** The output folder's top-level entries the build did not write (but `.git`). */
+function foreignEntries(outDir: string, files: Record<string, number>): string[] {
+  const ours = new Set(Object.keys(files).map((rel) => rel.split('/')[0]));
+  return readdirSync(outDir).filter((n) => !ours.has(n) && !KEPT_ENTRIES.includes(n));
+}

@@ -1,0 +1,92 @@
+import { TEMPLATES, type Template } from '../../templates/pages/index.js';
+import { hash } from '../hash.js';
+import { buildPages, type Page, ROUTES, type Route, type RouteId } from '../routes.js';
+import { loadSite } from '../site/load.js';
+import { allCities, FOOTER_CITIES, type Site, topCities } from '../site/model.js';
+import { type Assets, loadClient, siteAssets } from './assets.js';
+import { checkPublicPaths, generatedFiles, listPublic, type PublicFile } from './public-files.js';
+import { codeVersion, isCompiled, packageRoot } from './root.js';
+
+/** Everything a build is made from, loaded and checked. */
+export interface Inputs {
+  site: Site;
+  routes: readonly Route[];
+  pages: Page[];
+  templates: Record<RouteId, Template>;
+  assets: Assets;
+  publicFiles: PublicFile[];
+  /**
+   * What every page shares: code, settings, content, assets, the footer's cities. A page of the
+   * last build is reused only under the same key; null (running from sources) reuses none.
+   */
+  key: string | null;
+  /** The sitemap's lastmod (YYYY-MM-DD). */
+  lastmod: string;
+}
+
+export interface InputOptions {
+  dataDir: string;
+  publicDir?: string | null;
+  baseUrl?: string;
+  baseUrlFrom?: string;
+  lastmod?: string;
+  routes?: readonly Route[];
+  templates?: Record<RouteId, Template>;
+  codeVersion?: string | null;
+}
+
+/** Loads the data, the page list, the assets and the public files: every input of a build. */
+export async function loadInputs(options: InputOptions): Promise<Inputs> {
+  // The compiled CLI comes with its client bundle; from sources it is bundled afresh, while the
+  // data loads. A data error is reported first; this keeps the bundle's own from going unhandled.
+  const client = loadClient(packageRoot(), { prebuilt: isCompiled() });
+  client.catch(() => {});
+  const site = await loadSite(options.dataDir, {
+    baseUrl: options.baseUrl,
+    baseUrlFrom: options.baseUrlFrom,
+  });
+  const routes = options.routes ?? ROUTES;
+  const pages = buildPages(site, routes);
+  assertUniqueFiles(pages);
+  const assets = siteAssets(await client, allCities(site));
+  const publicFiles = listPublic(options.publicDir);
+  if (options.publicDir)
+    checkPublicPaths(options.publicDir, publicFiles, generatedFiles(pages, assets));
+  const version = options.codeVersion === undefined ? codeVersion() : options.codeVersion;
+  return {
+    site,
+    routes,
+    pages,
+    templates: options.templates ?? TEMPLATES,
+    assets,
+    publicFiles,
+    key:
+      version &&
+      hash([
+        version,
+        site.settings,
+        site.national,
+        site.content,
+        assets.css,
+        assets.js,
+        assets.cityIndex,
+        topCities(site, FOOTER_CITIES).map((c) => [c.slug, c.name]),
+      ]),
+    lastmod: options.lastmod ?? defaultLastmod(),
+  };
+}
+
+function defaultLastmod(): string {
+  const epoch = Number(process.env.SOURCE_DATE_EPOCH);
+  const date = Number.isFinite(epoch) && epoch > 0 ? new Date(epoch * 1000) : new Date();
+  return date.toISOString().slice(0, 10);
+}
+
+function assertUniqueFiles(pages: readonly Page[]) {
+  const seen = new Map<string, string>();
+  for (const p of pages) {
+    const other = seen.get(p.file);
+    if (other) throw new Error(`Two pages would write ${p.file}: ${other} and ${p.path}`);
+    seen.set(p.file, p.path);
+  }
+}

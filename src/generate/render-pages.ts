@@ -1,0 +1,66 @@
+import type { Inputs } from './inputs.js';
+import { siteDigest } from './manifest.js';
+import { GroupQueue, groupByCity, type RenderPool } from './parallel.js';
+import { renderClaimed } from './render-step.js';
+import type { StagedFiles } from './stage-writer.js';
+import type { Staging } from './staging.js';
+import { startWriter, type ThreadOptions, usesWorkers } from './threads.js';
+
+/** A performance mark set when the first page has rendered: the benchmark's start-up figure. */
+export const FIRST_PAGE_MARK = 'claimsite:first-page';
+
+/**
+ * Renders the pages to render into the staging folder: on this thread, with a writer thread
+ * writing them when there are enough, and with the render workers when they take part.
+ * Resolves with the number rendered; every thread has stopped writing when it settles.
+ */
+export async function renderPages(
+  inputs: Inputs,
+  toRender: readonly number[],
+  staging: Staging,
+  threads: ThreadOptions & { pool: RenderPool | null },
+  onPage?: (done: number) => void,
+): Promise<number> {
+  const groups = groupByCity(inputs.pages, toRender);
+  const queue = new GroupQueue();
+  const { assets } = inputs;
+  const workers =
+    threads.pool && usesWorkers(threads, toRender.length)
+      ? threads.pool.run(
+          {
+            digest: siteDigest(inputs.site),
+            groups,
+            queue: queue.buffer,
+            target: staging.target,
+            assets: { css: assets.css, js: assets.js, cityIndex: assets.cityIndex },
+          },
+          queue,
+        )
+      : Promise.resolve<StagedFiles[]>([]);
+  // Reported after this thread's share; this keeps it from going unhandled meanwhile.
+  workers.catch(() => {});
+  const writer = startWriter(threads, toRender.length, staging.target);
+  let rendered = 0;
+  try {
+    renderClaimed(inputs, queue, groups, writer ?? staging, () => {
+      if (++rendered === 1) performance.mark(FIRST_PAGE_MARK);
+      onPage?.(queue.done + 1);
+    });
+    // Stopped by a worker that failed: its error is the build's.
+    if (queue.stopped) await workers;
+    if (queue.stopped) throw new Error('rendering stopped before every page was rendered');
+    if (writer) staging.add(await writer.finish());
+    for (const staged of await workers) {
+      staging.add(staged);
+      rendered += staged.paths.length;
+    }
+    return rendered;
+  } catch (err) {
+    // The other threads stop at their next page; the build goes on only once none of them can
+    // write into the staging folder again.
+    queue.stop();
+    await workers.catch(() => {});
+    await writer?.abort();
+    throw err;
+  }
+}
