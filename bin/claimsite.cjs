@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Thin entry: the CLI is compiled to lib/ by `npm run build` (run on install by `prepare`).
-// CommonJS, like the CLI it loads: an ES module entry starts Node's ES module loader, about 7 ms
+// CommonJS, like the CLI it loads: an ES module entry starts Node's ES module loader, a cost
 // of every run here, and nothing on this path needs it.
 // React's development build is many times slower and adds nothing to static output, so the
 // production build is chosen before React loads (an explicit NODE_ENV still wins).

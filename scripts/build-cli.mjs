@@ -7,7 +7,7 @@
 // `npm run generate` starts at once; `--force` compiles anyway.
 //
 // The dependencies are bundled in: Node's module loader resolves, reads and links each of their
-// several hundred files one by one, which took longer (about 350 ms) than everything else a
+// several hundred files one by one, which took longer than everything else a
 // small build does before its first page. esbuild stays external: it runs its own binary.
 // React's production build is chosen at compile time, as bin/claimsite.cjs does at run time.
 //

@@ -113,7 +113,7 @@ const perCity = (fn: (c: City) => PageInput | PageInput[]) => (site: Site) =>
   allCities(site).flatMap(fn);
 
 /**
- * The route table (SPEC §2). Every page of the site comes from here: the writer, sitemap.xml,
+ * The route table. Every page of the site comes from here: the writer, sitemap.xml,
  * the HTML sitemap and the link checks all read the page list it produces.
  */
 export const ROUTES: Route[] = [

@@ -7,21 +7,18 @@ import { recoverOutput } from '../src/generate/commit.js';
 import { generate } from '../src/generate/generate.js';
 import { packageRoot } from '../src/generate/root.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { BIN, BUNDLED_DATA, dataCopy, FIXTURE_DATA, runCli, scanTree, tempDir } from './helpers.js';
+import {
+  BIN,
+  BUNDLED_DATA,
+  dataCopy,
+  FIXTURE_DATA,
+  runCli,
+  scanTree,
+  tempDir,
+  treeBytes,
+} from './helpers.js';
 
-/** Every file under dir with its bytes, for byte-for-byte comparisons. */
-async function snapshot(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const full = path.join(entry.parentPath, entry.name);
-    out.set(path.relative(dir, full), await readFile(full, 'base64'));
-  }
-  return out;
-}
-
-describe('build', () => {
+describe('generate', () => {
   it('writes every page as {path}/index.html plus 404.html, sitemap.xml and robots.txt', async () => {
     const out = path.join(await tempDir(), 'dist');
     const result = await generate({ dataDir: FIXTURE_DATA, outDir: out, lastmod: '2026-11-22' });
@@ -64,7 +61,7 @@ describe('build', () => {
   it('leaves the previous output byte for byte as it was when a template throws on one page', async () => {
     const out = path.join(await tempDir(), 'dist');
     await generate({ dataDir: FIXTURE_DATA, outDir: out });
-    const before = await snapshot(out);
+    const before = await treeBytes(out);
     const throwing = {
       ...TEMPLATES,
       'claim-type': (ctx: Parameters<(typeof TEMPLATES)['claim-type']>[0]) => {
@@ -75,7 +72,7 @@ describe('build', () => {
     await expect(
       generate({ dataDir: FIXTURE_DATA, outDir: out, templates: throwing }),
     ).rejects.toThrow('Failed to render page /vancouver/flood-damage-claims/: boom');
-    expect(await snapshot(out)).toEqual(before);
+    expect(await treeBytes(out)).toEqual(before);
     expect((await readdir(path.dirname(out))).sort()).toEqual(['.dist.manifest.json', 'dist']);
   });
 
@@ -83,7 +80,7 @@ describe('build', () => {
     const dir = await tempDir();
     const out = path.join(dir, 'dist');
     const lastmod = '2026-11-22';
-    const expected = await snapshot(
+    const expected = await treeBytes(
       (await generate({ dataDir: FIXTURE_DATA, outDir: path.join(dir, 'reference'), lastmod }))
         .outDir,
     );
@@ -105,7 +102,7 @@ describe('build', () => {
       'dist',
       'reference',
     ]);
-    expect(await snapshot(out)).toEqual(expected);
+    expect(await treeBytes(out)).toEqual(expected);
   });
 
   it('leaves the previous output, or the whole new one, when an incremental build is killed', async () => {
@@ -130,13 +127,13 @@ describe('build', () => {
     await expect(generate({ dataDir: data, outDir: out, lastmod })).rejects.toThrow();
     expect((await readdir(dir)).some((n) => n === '.dist.journal')).toBe(true);
     await rm(path.join(out, 'vancouver/about'));
-    const cut = await snapshot(out);
+    const cut = await treeBytes(out);
     const moved = [...cut].filter(([rel, b]) => before.get(rel) !== b);
     expect(moved.length).toBeGreaterThan(0); // partly applied
     expect(moved.every(([rel, b]) => after.get(rel) === b)).toBe(true);
     // The next build completes the commit before anything else, then finds nothing to do.
     const next = await generate({ dataDir: data, outDir: out, lastmod });
-    expect(await snapshot(out)).toEqual(after);
+    expect(await treeBytes(out)).toEqual(after);
     expect((await readdir(dir)).sort()).toEqual([
       '.dist.manifest.json',
       '.reference.manifest.json',
@@ -166,7 +163,7 @@ async function killedAt(delay: number, out: string, lastmod: string, data = FIXT
   child.kill('SIGKILL');
   await exited;
   recoverOutput(out);
-  return snapshot(out);
+  return treeBytes(out);
 }
 
 /**
@@ -180,9 +177,9 @@ async function editedSite() {
   const out = path.join(dir, 'dist');
   const lastmod = '2026-11-22';
   await generate({ dataDir: data, outDir: out, lastmod });
-  const before = await snapshot(out);
+  const before = await treeBytes(out);
   await editVancouver(data);
-  const after = await snapshot(
+  const after = await treeBytes(
     (await generate({ dataDir: data, outDir: path.join(dir, 'reference'), lastmod })).outDir,
   );
   return { dir, data, out, lastmod, before, after };
@@ -217,7 +214,7 @@ describe('threaded builds', () => {
     ] as const) {
       const outs = modes.map((_, i) => path.join(dir, `${name}-${i}`));
       for (const [i, args] of modes.entries()) generate(data, outs[i] ?? '', ...args);
-      const [serial, ...threaded] = await Promise.all(outs.map((o) => snapshot(o)));
+      const [serial, ...threaded] = await Promise.all(outs.map((o) => treeBytes(o)));
       expect(serial?.size).toBeGreaterThan(100);
       for (const t of threaded) expect(differing(t, serial)).toEqual([]);
     }
@@ -232,7 +229,7 @@ describe('threaded builds', () => {
     expect(generate(data, out)).toMatch(/\(3,2\d\d rendered\): 3,2\d\d files \(3,2\d\d changed\)/);
     const fresh = path.join(dir, 'fresh');
     generate(data, fresh);
-    expect(await snapshot(out)).toEqual(await snapshot(fresh));
+    expect(await treeBytes(out)).toEqual(await treeBytes(fresh));
     // The files the name is not in (the script, the stylesheet, the icon) kept their time.
     const after = await scanTree(out);
     const kept = [...after]
@@ -252,11 +249,11 @@ describe('threaded builds', () => {
     const { dir, data, out } = await dataCopy(BUNDLED_DATA);
     const lastmod = '2026-11-22';
     generate(data, out);
-    const before = await snapshot(out);
+    const before = await treeBytes(out);
     await renameSite(data);
     const reference = path.join(dir, 'reference');
     generate(data, reference);
-    const after = await snapshot(reference);
+    const after = await treeBytes(reference);
     // Killed while rendering and writing, and (most likely, at the last delays) while committing.
     for (const delay of [300, 800, 1300, 1800, 2300]) {
       const now = await killedAt(delay, out, lastmod, data);

@@ -12,20 +12,29 @@ export const BIN = path.join(ROOT, 'bin/claimsite.cjs');
 
 export const fixtureSite = () => loadSite(FIXTURE_DATA);
 
-/** Every file under dir: its bytes (base64), inode and modification time. */
+/**
+ * The one reader of built trees: every file under dir (none when it is not there), with its
+ * bytes (base64, so that trees compare with toEqual), inode and modification time.
+ */
 export async function scanTree(dir: string) {
   const out = new Map<string, { bytes: string; ino: number; mtimeMs: number }>();
-  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
     if (!e.isFile()) continue;
     const full = path.join(e.parentPath, e.name);
     const s = await stat(full);
-    out.set(path.relative(dir, full), {
+    out.set(path.relative(dir, full).split(path.sep).join('/'), {
       bytes: await readFile(full, 'base64'),
       ino: s.ino,
       mtimeMs: s.mtimeMs,
     });
   }
   return out;
+}
+
+/** A tree's files and their bytes only: what two builds must agree on. */
+export async function treeBytes(dir: string): Promise<Map<string, string>> {
+  return new Map([...(await scanTree(dir))].map(([rel, f]) => [rel, f.bytes]));
 }
 
 /** A copy of a data folder in a fresh temporary folder, and where to build it. */

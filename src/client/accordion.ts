@@ -1,4 +1,4 @@
-/** SPEC §4: at most one answer open per group; clicking the open question closes it. */
+/** At most one answer open per group; clicking the open question closes it. */
 export function initAccordion(group: HTMLElement): void {
   const buttons = Array.from(group.querySelectorAll<HTMLButtonElement>('[data-accordion-button]'));
   const panel = (b: HTMLButtonElement) =>

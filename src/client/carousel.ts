@@ -1,5 +1,5 @@
 /**
- * SPEC §4, §9: the testimonial strip moves 1 px every 20 ms, pauses on hover and while focus is
+ * The testimonial strip moves 1 px every 20 ms, pauses on hover and while focus is
  * inside, and jumps back to the start at half its scroll width (the list is rendered twice).
  * With prefers-reduced-motion it stays still and can be scrolled by hand.
  */

@@ -1,4 +1,4 @@
-/** Mobile slide-in menu (SPEC §4): a toggle button, scroll lock while open, links and Escape close it. */
+/** Mobile slide-in menu: a toggle button, scroll lock while open, links and Escape close it. */
 export function initMenu(doc: Document): void {
   const toggle = doc.querySelector<HTMLButtonElement>('[data-menu-toggle]');
   const menu = doc.querySelector<HTMLElement>('[data-menu]');

@@ -2,7 +2,7 @@ import { type LookupCity, lookupCity } from '../site/lookup.js';
 import { CLAIM_TYPES } from '../site/segments.js';
 import { links, pagePath } from '../urls.js';
 
-/** Pages that fall back to the national default when the city is unknown (SPEC §2). */
+/** Pages that fall back to the national default when the city is unknown. */
 const FALLBACK = new Set([
   'about',
   'services',

@@ -17,7 +17,7 @@ const checked = (form: HTMLFormElement, name: string) =>
     (i) => i.value,
   );
 
-/** SPEC §5: what makes each step complete. */
+/** What makes each step complete: Next and Submit stay disabled until it is. */
 export function stepComplete(form: HTMLFormElement, step: number): boolean {
   switch (step) {
     case 1:

@@ -66,8 +66,8 @@ export const manifestFile = (outDir: string) =>
     `.${path.basename(path.resolve(outDir))}.manifest.json`,
   );
 
-// Synchronous, as the rest of the build's file calls: the first fs/promises rm alone cost an
-// incremental build 15 ms.
+// Synchronous, as the rest of the build's file calls: fs/promises's first call starts a thread
+// pool that an incremental build has no use for.
 export function readManifest(outDir: string): Manifest | null {
   try {
     const m = JSON.parse(readFileSync(manifestFile(outDir), 'utf8')) as Manifest;

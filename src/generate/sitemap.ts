@@ -18,7 +18,7 @@ export interface SitemapFile {
  * files (sitemap-1.xml, …) and sitemap.xml as their index.
  *
  * Written directly: four elements a URL need no library, and the `sitemap` package's streams
- * and URL normalising took 75-170 ms of a 3,000-page build. The tests parse the result with
+ * and URL normalising cost more than the rest of it (README, Performance). The tests parse the result with
  * that package and validate it against the sitemaps.org schema.
  */
 export function buildSitemaps(

@@ -26,8 +26,8 @@ export interface WriterSetup {
 
 /**
  * Hands rendered pages to a thread that stages them (folders, comparison, writes), so the file
- * system's time overlaps the rendering instead of following it: here, creating a page's folder
- * and file costs about half as much as rendering it. Pages are assembled straight into a ring
+ * system's time overlaps the rendering instead of following it (creating a page's folder and
+ * file costs a good part of what rendering it does). Pages are assembled straight into a ring
  * of shared memory that the writer writes from, so no page allocates memory of its own, and the
  * build waits when the ring is full, so memory stays flat however large the site.
  */

@@ -141,7 +141,7 @@ function api(config: LeadConfig): Api {
     Accept: 'application/json',
   };
   if (config.api === 'v1') {
-    // SPEC §7: customField as one object. v1 has no upsert: its create is used as documented.
+    // v1 takes the custom fields as one object, and has no upsert: its create is used as documented.
     return {
       contactUrl: `${config.baseUrl}/v1/contacts/`,
       noteUrl: (id) => `${config.baseUrl}/v1/contacts/${encodeURIComponent(id)}/notes/`,
@@ -187,7 +187,7 @@ export interface CrmClient {
 }
 
 /**
- * GoHighLevel: the contact, then its note (SPEC §7). The note carries the submission's id, so
+ * GoHighLevel: the contact, then its note. The note carries the submission's id, so
  * after an attempt that may have added it (the answer lost, the time out), the contact's notes
  * are read first and it is not added twice.
  */

@@ -1,7 +1,7 @@
 import { ESTIMATED_VALUE_LABELS, label } from './rules.js';
 import type { Lead } from './schema.js';
 
-/** SPEC §7: first word of the full name, and the remaining words. */
+/** The first word of the full name, and the remaining words (the CRM's first and last name). */
 export function splitName(fullName: string): { firstName: string; lastName: string } {
   const [firstName = '', ...rest] = fullName.trim().split(/\s+/);
   return { firstName, lastName: rest.join(' ') };
@@ -15,7 +15,7 @@ export interface ContactFields {
   lastName: string;
   address1: string;
   tags: string[];
-  /** SPEC §7 custom fields, by key. */
+  /** The claim's custom fields, by key. */
   custom: Record<string, string>;
   source: string;
 }
@@ -54,7 +54,7 @@ export function contactFields(lead: Lead): ContactFields {
  */
 export const submissionMark = (lead: Lead) => `Submission: ${lead.submissionId}`;
 
-/** The note: a readable summary of the claim (SPEC §7), or the visitor's message. */
+/** The note: a readable summary of the claim, or the visitor's message. */
 export function noteBody(lead: Lead): string {
   if (lead.form === 'contact') {
     return [

@@ -1,5 +1,5 @@
 /**
- * The questionnaire's rules (SPEC §3, §5) in one place: the browser script enforces them on
+ * The questionnaire's rules in one place: the browser script enforces them on
  * each step and the lead endpoint validates submissions against the same values.
  */
 export const CLAIM_TYPES = ['residential', 'commercial'] as const;
@@ -25,7 +25,7 @@ export const ESTIMATED_VALUE_LABELS: Record<(typeof ESTIMATED_VALUES)[number], s
 /** A value as a label: fire -> Fire. */
 export const label = (value: string) => value.charAt(0).toUpperCase() + value.slice(1);
 
-/** SPEC §5: non-space text, an @, a domain, a dot, a suffix. */
+/** An e-mail address as the form checks it: non-space text, an @, a domain, a dot, a suffix. */
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The same pattern for the HTML pattern attribute (anchored by the browser). */
 export const EMAIL_PATTERN = '[^\\s@]+@[^\\s@]+\\.[^\\s@]+';

@@ -10,7 +10,10 @@ export interface PageContext {
   assets: { css: string; js: string; cityIndex: string };
 }
 
-/** The city that About, Services and the footer links are scoped to (SPEC §2 shared layout). */
+/**
+ * The city that About, Services and the footer links are scoped to: the page's own city, or the
+ * whole country on site pages.
+ */
 export function scopeSlug(ctx: PageContext): string {
   return ctx.page.city?.slug ?? ctx.site.national.slug;
 }

@@ -15,13 +15,13 @@ import type { City, Site } from '../site/model.js';
 import { absoluteUrl, links } from '../urls.js';
 import { sharedJsonLd } from './jsonld.js';
 
-/** SPEC §9: service-area radius in metres. */
+/** A city's service area: a circle of this radius around it, in metres. */
 export const GEO_RADIUS = 50000;
 
 const businessId = (site: Site) => `${absoluteUrl(site.settings.baseUrl, links.home)}#business`;
 const tel = (phone: string) => `+1-${phone.replace(/^1-/, '')}`;
 
-/** SPEC §9: the rating is the mean of the first half of the testimonials. */
+/** The rating is the mean of the first half of the testimonials. */
 export function aggregateRating(testimonials: readonly Testimonial[]): AggregateRating {
   const half = testimonials.slice(0, Math.floor(testimonials.length / 2));
   const mean = half.reduce((n, t) => n + t.rating, 0) / half.length;

@@ -6,7 +6,7 @@ export interface LookupCity {
 }
 
 /**
- * SPEC §2 city lookup: normalise, exact match first, then a partial match in either direction.
+ * The city lookup: normalise, exact match first, then a partial match in either direction.
  * Several partial matches resolve to the most populous, then the shortest slug, so the answer
  * never depends on data order. Pure, so the browser's not-found script can bundle it too.
  */

@@ -84,7 +84,7 @@ export interface ProvinceGroup {
 }
 
 /**
- * The HTML sitemap's grouping (SPEC §2): provinces alphabetically with their cities most
+ * The HTML sitemap's grouping: provinces alphabetically with their cities most
  * populous first, and the three territories apart, also alphabetically.
  */
 export function provinceGroups(site: Site): {

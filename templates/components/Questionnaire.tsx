@@ -42,7 +42,7 @@ function Choice({
 }
 
 /**
- * The three-step claim questionnaire (SPEC §4, §5). Server-rendered as a real form that posts
+ * The three-step claim questionnaire. Server-rendered as a real form that posts
  * to the lead endpoint with every step visible; the browser script turns it into steps.
  */
 export function Questionnaire({

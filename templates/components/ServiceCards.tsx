@@ -11,7 +11,7 @@ const ICONS: Record<string, IconName> = {
   'other-damage-claims': 'shield',
 };
 
-/** The six service cards (SPEC §2 Services page), each linking to its claim-type page. */
+/** The six service cards of the Services page, each linking to its claim-type page. */
 export function ServiceCards({
   cards,
   scope,

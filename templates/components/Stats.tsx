@@ -1,4 +1,4 @@
-/** SPEC §1 About statistics. */
+/** The About page's statistics. */
 export function Stats() {
   const stats = [
     { value: '1000+', label: 'Satisfied Clients' },

@@ -2,7 +2,7 @@ import type { Testimonial } from '../../src/site/content-schema.js';
 import { formatDollars } from '../../src/site/format.js';
 import { Icon } from './Icon.js';
 
-/** SPEC §9: percentage increase = round((final/offer - 1) * 100). */
+/** How much more than the insurer's offer: round((final/offer - 1) * 100). */
 export function percentIncrease(t: Pick<Testimonial, 'insurerOffer' | 'finalSettlement'>): number {
   return Math.round((t.finalSettlement / t.insurerOffer - 1) * 100);
 }
@@ -48,7 +48,7 @@ function Card({ t }: { t: Testimonial }) {
 }
 
 /**
- * The rotating testimonial carousel (SPEC §4, §9). The list is rendered twice so the script can
+ * The rotating testimonial carousel. The list is rendered twice so the script can
  * loop it seamlessly; the copy is hidden from assistive technology.
  */
 export function Testimonials({ items }: { items: readonly Testimonial[] }) {

@@ -3,7 +3,7 @@ import type { City } from '../../src/site/model.js';
 import { CLAIM_TYPES } from '../../src/site/segments.js';
 import { links } from '../../src/urls.js';
 
-/** SPEC §2 footer: scoped city links, the four most populous cities, and the site pages. */
+/** The footer: scoped city links, the four most populous cities, and the site pages. */
 export function Footer({
   siteName,
   phone,

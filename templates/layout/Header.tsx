@@ -1,7 +1,7 @@
 import { links } from '../../src/urls.js';
 import { Logo } from '../components/Logo.js';
 
-/** SPEC §2 shared layout header; `scope` is the city About and Services point into. */
+/** The shared header; `scope` is the city About and Services point into. */
 export function Header({
   siteName,
   phone,

@@ -6,7 +6,7 @@ import { Document } from './Document.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
 
-/** Shared layout: skip link, header, main, footer (SPEC §2). */
+/** Shared layout: skip link, header, main, footer. */
 export function Layout({
   ctx,
   jsonLd = [],

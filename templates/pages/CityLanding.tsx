@@ -30,7 +30,7 @@ const FORM_TITLES = {
   'free-consultation': 'Book Your Free Assessment',
 } as const;
 
-/** City home, public-adjusters, top-adjusters, claims-offices and free-consultation (SPEC §1, §2). */
+/** City home, public-adjusters, top-adjusters, claims-offices and free-consultation. */
 export function CityLandingPage(ctx: PageContext) {
   const { site, page } = ctx;
   const city = cityOf(ctx);

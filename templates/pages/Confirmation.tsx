@@ -4,7 +4,7 @@ import { Logo } from '../components/Logo.js';
 import { Steps } from '../components/Steps.js';
 import { Document } from '../layout/Document.js';
 
-/** /confirmation: outside the shared layout (SPEC §2). The script fills in the city from ?city=. */
+/** /confirmation/: outside the shared layout. The script fills in the city from ?city=. */
 export function ConfirmationPage(ctx: PageContext) {
   const { site } = ctx;
   const { phone, email, siteName } = site.settings;

@@ -23,7 +23,7 @@ export function trail(ctx: PageContext, current: string): Crumb[] {
   return crumbs;
 }
 
-/** The city FAQ (SPEC §3: four items), naming `place`. */
+/** The city FAQ (four items), naming `place`. */
 export function placeFaq(ctx: PageContext, place: string): QA[] {
   return ctx.site.content.cityFaq.map((q) => ({
     question: fill(q.question, place),

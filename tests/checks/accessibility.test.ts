@@ -1,7 +1,6 @@
 import axe from 'axe-core';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, type Page, startSite, WIDTHS } from '../e2e/harness.js';
+import { describe, expect, it } from 'vitest';
+import { browserAndSite, openPage, type Page, WIDTHS } from '../e2e/harness.js';
 
 const PAGES = [
   '/',
@@ -27,15 +26,7 @@ const PAGES = [
   '/canada/ontario/',
 ];
 
-let browser: Browser;
-let site: Awaited<ReturnType<typeof startSite>>;
-beforeAll(async () => {
-  [browser, site] = await Promise.all([launchBrowser(), startSite()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = browserAndSite();
 
 /** axe-core with the WCAG 2.0 and 2.1 A and AA rules; each violation as page, rule, element. */
 async function violations(page: Page, label: string): Promise<string[]> {
@@ -54,10 +45,10 @@ async function violations(page: Page, label: string): Promise<string[]> {
 for (const width of WIDTHS) {
   describe(`accessibility at ${width}px`, () => {
     it('every page kind has no WCAG A/AA violation', async () => {
-      const { page, context } = await openPage(browser, width, { reducedMotion: 'reduce' });
+      const { page, context } = await openPage(env.browser, width, { reducedMotion: 'reduce' });
       const found: string[] = [];
       for (const p of PAGES) {
-        await page.goto(site.url + p);
+        await page.goto(env.site.url + p);
         await page.waitForLoadState('networkidle');
         found.push(...(await violations(page, p)));
       }
@@ -66,9 +57,9 @@ for (const width of WIDTHS) {
     }, 120_000);
 
     it('the open menu and every questionnaire step have no violation', async () => {
-      const { page, context } = await openPage(browser, width);
+      const { page, context } = await openPage(env.browser, width);
       const found: string[] = [];
-      await page.goto(`${site.url}/toronto/public-adjusters`);
+      await page.goto(`${env.site.url}/toronto/public-adjusters`);
       if (width < 960) {
         await page.locator('[data-menu-toggle]').click();
         await page.waitForTimeout(300);
@@ -84,7 +75,7 @@ for (const width of WIDTHS) {
       await page.getByLabel('What happened?').fill('Kitchen fire.');
       await page.locator('[data-next]').click();
       found.push(...(await violations(page, 'step 3')));
-      site.lead.mode = 'fail';
+      env.site.lead.mode = 'fail';
       await page.getByLabel('Full name').fill('Al Roy');
       await page.getByRole('textbox', { name: 'Email' }).fill('al@example.ca');
       await page.getByRole('textbox', { name: 'Phone', exact: true }).fill('416 555 0101');
@@ -93,7 +84,7 @@ for (const width of WIDTHS) {
       await page.locator('[data-submit]').click();
       await page.locator('[role="alert"]:not(:empty)').waitFor();
       found.push(...(await violations(page, 'error message')));
-      site.lead.mode = 'ok';
+      env.site.lead.mode = 'ok';
       expect(found).toEqual([]);
       await context.close();
     }, 60_000);

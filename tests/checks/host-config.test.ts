@@ -1,11 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from '../../src/generate/host-files.js';
 import { headersFor, parseHeadersFile, rulesFor } from '../../src/serve/headers-file.js';
 import { pathForFile } from '../../src/urls.js';
-import { launchBrowser, openPage, startSite } from '../e2e/harness.js';
+import { browserAndSite, openPage, startSite } from '../e2e/harness.js';
 import { dataCopy, FIXTURE_DATA, fixtureSite } from '../helpers.js';
 import { readSite } from './site-files.js';
 
@@ -28,15 +27,7 @@ const PAGES = [
   '/canada/ontario/',
 ];
 
-let browser: Browser;
-let site: Awaited<ReturnType<typeof startSite>>;
-beforeAll(async () => {
-  [browser, site] = await Promise.all([launchBrowser(), startSite()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = browserAndSite();
 
 /** Opens each path and returns every CSP violation the page reported, and whether its scripts ran. */
 async function visit(
@@ -44,7 +35,7 @@ async function visit(
   paths: readonly string[],
   prepare?: (p: import('playwright-core').Page) => Promise<unknown>,
 ) {
-  const { page, context } = await openPage(browser, 1280);
+  const { page, context } = await openPage(env.browser, 1280);
   await page.addInitScript(() => {
     const w = window as unknown as { violations: string[] };
     w.violations = [];
@@ -75,7 +66,7 @@ async function visit(
 
 describe('host configuration: _headers', () => {
   it('sets the security headers on every response and caches only hashed assets for a year', async () => {
-    const text = await readFile(path.join(site.dist, '_headers'), 'utf8');
+    const text = await readFile(path.join(env.site.dist, '_headers'), 'utf8');
     const rules = parseHeadersFile(text);
     const page = headersFor(rules, '/toronto/');
     const csp = page.get('Content-Security-Policy') ?? '';
@@ -103,9 +94,9 @@ describe('host configuration: _headers', () => {
   });
 
   it('never sets one header in two rules that match the same file (the hosts merge those differently)', async () => {
-    const rules = parseHeadersFile(await readFile(path.join(site.dist, '_headers'), 'utf8'));
+    const rules = parseHeadersFile(await readFile(path.join(env.site.dist, '_headers'), 'utf8'));
     const twice: string[] = [];
-    for (const f of await readSite(site.dist)) {
+    for (const f of await readSite(env.site.dist)) {
       const names = rulesFor(rules, pathForFile(f.rel)).flatMap((r) =>
         r.set.map(([n]) => n.toLowerCase()),
       );
@@ -133,7 +124,7 @@ describe('host configuration: _headers', () => {
 
 describe('the pages under their Content-Security-Policy, in Chromium', () => {
   it('report no violation on any page kind, and their scripts run', async () => {
-    expect(await visit(site.url, PAGES)).toEqual([]);
+    expect(await visit(env.site.url, PAGES)).toEqual([]);
   }, 120_000);
 
   it('load the analytics tag without a violation when an id is set', async () => {

@@ -1,5 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { scanTree } from '../helpers.js';
 
 export interface BuiltFile {
   /** Path under the output folder, with forward slashes. */
@@ -7,20 +6,12 @@ export interface BuiltFile {
   text: string;
 }
 
-/** Every file of a built site, read once. */
+/** Every file of a built site as text, read once. */
 export async function readSite(dir: string): Promise<BuiltFile[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return Promise.all(
-    entries
-      .filter((e) => e.isFile())
-      .map(async (e) => {
-        const full = path.join(e.parentPath, e.name);
-        return {
-          rel: path.relative(dir, full).split(path.sep).join('/'),
-          text: await readFile(full, 'utf8'),
-        };
-      }),
-  );
+  return [...(await scanTree(dir))].map(([rel, f]) => ({
+    rel,
+    text: Buffer.from(f.bytes, 'base64').toString('utf8'),
+  }));
 }
 
 /** Attribute values in our own generated HTML (React serialises attributes with double quotes). */

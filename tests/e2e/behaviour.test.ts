@@ -1,26 +1,16 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIXTURE_DATA, tempDir } from '../helpers.js';
-import { launchBrowser, openPage, startSite, WIDTHS } from './harness.js';
+import { browserAndSite, openPage, startSite, WIDTHS } from './harness.js';
 
-let browser: Browser;
-let site: Awaited<ReturnType<typeof startSite>>;
-
-beforeAll(async () => {
-  [browser, site] = await Promise.all([launchBrowser(), startSite()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = browserAndSite();
 
 for (const width of WIDTHS) {
   describe(`at ${width}px`, () => {
     it('FAQ accordion: one answer open per group, the open one closes, keyboard works', async () => {
-      const { page, context, errors } = await openPage(browser, width);
-      await page.goto(`${site.url}/faq`);
+      const { page, context, errors } = await openPage(env.browser, width);
+      await page.goto(`${env.site.url}/faq`);
       const group = page.locator('#general ~ .accordion');
       const buttons = group.locator('[data-accordion-button]');
       const expanded = () =>
@@ -52,8 +42,8 @@ for (const width of WIDTHS) {
     });
 
     it('testimonial carousel moves, pauses on hover and focus, and loops at half its width', async () => {
-      const { page, context, errors } = await openPage(browser, width);
-      await page.goto(`${site.url}/toronto/about`);
+      const { page, context, errors } = await openPage(env.browser, width);
+      await page.goto(`${env.site.url}/toronto/about`);
       const strip = page.locator('[data-carousel]');
       await strip.scrollIntoViewIfNeeded();
       const pos = () => strip.evaluate((el) => el.scrollLeft);
@@ -91,15 +81,15 @@ for (const width of WIDTHS) {
     });
 
     it('not-found page: redirects to the matching city, or shows the right screen', async () => {
-      const { page, context, errors } = await openPage(browser, width);
-      await page.goto(`${site.url}/torontoo/public-adjusters`);
+      const { page, context, errors } = await openPage(env.browser, width);
+      await page.goto(`${env.site.url}/torontoo/public-adjusters`);
       await page.waitForURL('**/toronto/public-adjusters/');
       expect(await page.locator('h1').textContent()).toBe('Public Adjusters in Toronto');
 
-      await page.goto(`${site.url}/VANCOUVER/services`);
+      await page.goto(`${env.site.url}/VANCOUVER/services`);
       await page.waitForURL('**/vancouver/services/');
 
-      const res = await page.goto(`${site.url}/atlantis`);
+      const res = await page.goto(`${env.site.url}/atlantis`);
       expect(res?.status()).toBe(404);
       await expect.poll(() => page.locator('[data-typed-slug]').textContent()).toBe('"atlantis"');
       expect(await page.locator('h1').textContent()).toBe('City Not Found');
@@ -109,27 +99,27 @@ for (const width of WIDTHS) {
           .evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
       ).toEqual(['/toronto/', '/vancouver/', '/montreal/', '/calgary/']);
 
-      await page.goto(`${site.url}/toronto/meteor-damage-claims`);
+      await page.goto(`${env.site.url}/toronto/meteor-damage-claims`);
       await expect.poll(() => page.locator('[data-not-found="service"]').isVisible()).toBe(true);
       expect(await page.locator('[data-not-found="city"]').isVisible()).toBe(false);
       expect(await page.locator('[data-not-found="service"]').textContent()).toContain(
         'The requested service could not be found.',
       );
 
-      await page.goto(`${site.url}/atlantis/top-adjusters`);
+      await page.goto(`${env.site.url}/atlantis/top-adjusters`);
       await expect.poll(() => page.locator('[data-not-found="plain"]').isVisible()).toBe(true);
       expect(await page.locator('[data-not-found="plain"]').textContent()).toBe('City not found');
 
       // Unknown city on a page that uses the national fallback.
-      await page.goto(`${site.url}/atlantis/fire-damage-claims`);
+      await page.goto(`${env.site.url}/atlantis/fire-damage-claims`);
       await page.waitForURL('**/canada/fire-damage-claims/');
       expect(errors).toEqual([]);
       await context.close();
     });
 
     it('mobile menu: opens, locks scroll, closes on Escape and on a link', async () => {
-      const { page, context, errors } = await openPage(browser, width);
-      await page.goto(`${site.url}/toronto`);
+      const { page, context, errors } = await openPage(env.browser, width);
+      await page.goto(`${env.site.url}/toronto`);
       const toggle = page.locator('[data-menu-toggle]');
       if (width >= 960) {
         // The desktop header shows the links in line and no toggle.
@@ -162,10 +152,10 @@ for (const width of WIDTHS) {
 
 describe('confirmation page', () => {
   it('shows the city from the URL as text, never as markup, and goes back one step', async () => {
-    const { page, context, errors } = await openPage(browser, 375);
-    await page.goto(`${site.url}/toronto/claims-offices`);
+    const { page, context, errors } = await openPage(env.browser, 375);
+    await page.goto(`${env.site.url}/toronto/claims-offices`);
     const evil = '<img src=x onerror="window.pwned=1">Toronto';
-    await page.goto(`${site.url}/confirmation/?city=${encodeURIComponent(evil)}`);
+    await page.goto(`${env.site.url}/confirmation/?city=${encodeURIComponent(evil)}`);
     expect(await page.locator('[data-confirmation-city]').textContent()).toBe(evil);
     expect(await page.locator('[data-confirmation-city] img').count()).toBe(0);
     expect(
@@ -175,7 +165,7 @@ describe('confirmation page', () => {
       page.waitForURL('**/toronto/claims-offices/'),
       page.getByText('Return to Previous Page').click(),
     ]);
-    await page.goto(`${site.url}/confirmation/`);
+    await page.goto(`${env.site.url}/confirmation/`);
     expect(await page.locator('[data-confirmation-city]').textContent()).toBe('your city');
     expect(errors).toEqual([]);
     await context.close();
@@ -184,12 +174,12 @@ describe('confirmation page', () => {
 
 describe('analytics', () => {
   it('makes no third-party request when no measurement id is configured', async () => {
-    const { page, context } = await openPage(browser, 1280);
+    const { page, context } = await openPage(env.browser, 1280);
     const external: string[] = [];
     page.on('request', (r) => {
-      if (!r.url().startsWith(site.url)) external.push(r.url());
+      if (!r.url().startsWith(env.site.url)) external.push(r.url());
     });
-    await page.goto(`${site.url}/toronto`);
+    await page.goto(`${env.site.url}/toronto`);
     await page.waitForLoadState('networkidle');
     expect(external).toEqual([]);
     await context.close();
@@ -204,7 +194,7 @@ describe('analytics', () => {
       JSON.stringify({ ...settings, analyticsId: 'G-TEST12345' }),
     );
     const tagged = await startSite(data);
-    const { page, context } = await openPage(browser, 1280);
+    const { page, context } = await openPage(env.browser, 1280);
     const tags: string[] = [];
     await page.route('https://www.googletagmanager.com/**', (route) => {
       tags.push(route.request().url());

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { generate } from '../../src/generate/generate.js';
 import { createStaticHandler } from '../../src/serve/static.js';
 import { links } from '../../src/urls.js';
@@ -105,3 +106,21 @@ export async function openPage(
 }
 
 export type { Page };
+
+export type Site = Awaited<ReturnType<typeof startSite>>;
+
+/**
+ * A browser and the built fixture site on loopback for one test file: started before its tests,
+ * stopped after them. Read `browser` and `site` inside the tests.
+ */
+export function browserAndSite(dataDir = FIXTURE_DATA): { browser: Browser; site: Site } {
+  const env = {} as { browser: Browser; site: Site };
+  beforeAll(async () => {
+    [env.browser, env.site] = await Promise.all([launchBrowser(), startSite(dataDir)]);
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.site?.close();
+  });
+  return env;
+}

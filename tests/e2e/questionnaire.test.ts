@@ -1,17 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, type Page, startSite, WIDTHS } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { browserAndSite, openPage, type Page, WIDTHS } from './harness.js';
 
-let browser: Browser;
-let site: Awaited<ReturnType<typeof startSite>>;
-
-beforeAll(async () => {
-  [browser, site] = await Promise.all([launchBrowser(), startSite()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = browserAndSite();
 
 const form = '#main form[data-questionnaire]';
 const next = (page: Page) => page.locator(`${form} [data-next]`);
@@ -38,8 +28,8 @@ async function fillStep3(page: Page) {
 for (const width of WIDTHS) {
   describe(`questionnaire at ${width}px`, () => {
     it('enables Next only on a complete step, Back from step 2, Submit only on a complete step 3', async () => {
-      const { page, context, errors } = await openPage(browser, width);
-      await page.goto(`${site.url}/toronto/public-adjusters`);
+      const { page, context, errors } = await openPage(env.browser, width);
+      await page.goto(`${env.site.url}/toronto/public-adjusters`);
       await expect
         .poll(() => page.locator(`${form} [data-step-status]`).textContent())
         .toBe('Step 1 of 3');
@@ -90,10 +80,10 @@ for (const width of WIDTHS) {
     });
 
     it('submits the answers as JSON and lands on the confirmation page with the city', async () => {
-      site.lead.mode = 'ok';
-      site.lead.requests.length = 0;
-      const { page, context, errors } = await openPage(browser, width);
-      await page.goto(`${site.url}/toronto/public-adjusters`);
+      env.site.lead.mode = 'ok';
+      env.site.lead.requests.length = 0;
+      const { page, context, errors } = await openPage(env.browser, width);
+      await page.goto(`${env.site.url}/toronto/public-adjusters`);
       await fillStep1(page);
       await next(page).click();
       await fillStep2(page);
@@ -102,8 +92,8 @@ for (const width of WIDTHS) {
       await fillStep3(page);
       await Promise.all([page.waitForURL('**/confirmation/?city=Toronto'), submit(page).click()]);
       expect(await page.locator('[data-confirmation-city]').textContent()).toBe('Toronto');
-      expect(site.lead.requests).toHaveLength(1);
-      const req = site.lead.requests[0];
+      expect(env.site.lead.requests).toHaveLength(1);
+      const req = env.site.lead.requests[0];
       expect(req?.contentType).toBe('application/json');
       const body = JSON.parse(req?.body ?? '{}');
       expect(body.submissionId).toMatch(/^[0-9a-f-]{32,36}$/);
@@ -129,9 +119,9 @@ for (const width of WIDTHS) {
     });
 
     it('shows a message naming the phone on failure, keeps every answer, and can send again', async () => {
-      site.lead.requests.length = 0;
-      const { page, context, errors } = await openPage(browser, width);
-      await page.goto(`${site.url}/vancouver/fire-damage-claims`);
+      env.site.lead.requests.length = 0;
+      const { page, context, errors } = await openPage(env.browser, width);
+      await page.goto(`${env.site.url}/vancouver/fire-damage-claims`);
       await fillStep1(page);
       await next(page).click();
       await fillStep2(page);
@@ -139,7 +129,7 @@ for (const width of WIDTHS) {
       await fillStep3(page);
       const alert = page.locator(`${form} [role="alert"]`);
       for (const mode of ['fail', 'drop', 'limit'] as const) {
-        site.lead.mode = mode;
+        env.site.lead.mode = mode;
         await submit(page).click();
         await expect.poll(() => alert.textContent()).toContain('1-888-339-9809');
         // Too many requests from one visitor: told to wait a minute, not that it failed.
@@ -150,23 +140,23 @@ for (const width of WIDTHS) {
         expect(await page.getByLabel('Both').isChecked()).toBe(true);
         expect(await submit(page).isEnabled()).toBe(true);
       }
-      site.lead.mode = 'ok';
+      env.site.lead.mode = 'ok';
       await Promise.all([page.waitForURL('**/confirmation/?city=Vancouver'), submit(page).click()]);
       // Every attempt (Chromium itself resends a POST whose connection dropped) carried the same
       // submission id, so the endpoint can tell a retry from a new lead.
-      const ids = new Set(site.lead.requests.map((r) => JSON.parse(r.body).submissionId));
-      expect(site.lead.requests.length).toBeGreaterThanOrEqual(3);
+      const ids = new Set(env.site.lead.requests.map((r) => JSON.parse(r.body).submissionId));
+      expect(env.site.lead.requests.length).toBeGreaterThanOrEqual(3);
       expect(ids.size).toBe(1);
-      expect(JSON.parse(site.lead.requests.at(-1)?.body ?? '{}').form).toBe('assessment');
+      expect(JSON.parse(env.site.lead.requests.at(-1)?.body ?? '{}').form).toBe('assessment');
       expect(errors).toEqual([]);
       await context.close();
     });
 
     it('can be completed with the keyboard alone', async () => {
-      site.lead.mode = 'ok';
-      site.lead.requests.length = 0;
-      const { page, context } = await openPage(browser, width);
-      await page.goto(`${site.url}/ottawa/free-consultation`);
+      env.site.lead.mode = 'ok';
+      env.site.lead.requests.length = 0;
+      const { page, context } = await openPage(env.browser, width);
+      await page.goto(`${env.site.url}/ottawa/free-consultation`);
       await page.locator('#q-step1').focus();
       await page.keyboard.press('Tab'); // claim type radio group
       await page.keyboard.press('Space');
@@ -212,7 +202,7 @@ for (const width of WIDTHS) {
         page.waitForURL('**/confirmation/?city=Ottawa'),
         page.keyboard.press('Enter'),
       ]);
-      const body = JSON.parse(site.lead.requests[0]?.body ?? '{}');
+      const body = JSON.parse(env.site.lead.requests[0]?.body ?? '{}');
       expect(body).toMatchObject({
         claimType: 'residential',
         damageTypes: ['fire', 'wind'],
@@ -227,15 +217,15 @@ for (const width of WIDTHS) {
 
 describe('without JavaScript', () => {
   it('is a real form with every step visible that posts to the endpoint', async () => {
-    site.lead.mode = 'ok';
-    site.lead.requests.length = 0;
-    const { page, context } = await openPage(browser, 375, { javaScriptEnabled: false });
-    await page.goto(`${site.url}/toronto/scarborough`);
+    env.site.lead.mode = 'ok';
+    env.site.lead.requests.length = 0;
+    const { page, context } = await openPage(env.browser, 375, { javaScriptEnabled: false });
+    await page.goto(`${env.site.url}/toronto/scarborough`);
     for (const n of [1, 2, 3]) expect(await page.locator(`#q-step${n}`).isVisible()).toBe(true);
     expect(await page.locator(`${form} [data-next]`).isVisible()).toBe(false);
     // Native validation stops an empty submission.
     await page.locator(`${form} [data-submit]`).click();
-    expect(site.lead.requests).toHaveLength(0);
+    expect(env.site.lead.requests).toHaveLength(0);
     await fillStep1(page);
     await fillStep2(page);
     await fillStep3(page);
@@ -243,7 +233,7 @@ describe('without JavaScript', () => {
       page.waitForURL('**/confirmation/?city=Toronto'),
       page.locator(`${form} [data-submit]`).click(),
     ]);
-    const req = site.lead.requests[0];
+    const req = env.site.lead.requests[0];
     expect(req?.contentType).toBe('application/x-www-form-urlencoded');
     const data = new URLSearchParams(req?.body);
     expect(data.getAll('damageTypes')).toEqual(['water', 'storm']);
@@ -255,10 +245,10 @@ describe('without JavaScript', () => {
 
 describe('contact page message form', () => {
   it('delivers through the lead endpoint and answers in place', async () => {
-    site.lead.mode = 'ok';
-    site.lead.requests.length = 0;
-    const { page, context, errors } = await openPage(browser, 1280);
-    await page.goto(`${site.url}/contact`);
+    env.site.lead.mode = 'ok';
+    env.site.lead.requests.length = 0;
+    const { page, context, errors } = await openPage(env.browser, 1280);
+    await page.goto(`${env.site.url}/contact`);
     await page.getByLabel('Full name').fill('Ana Silva');
     await page.getByRole('textbox', { name: 'Email' }).fill('ana@example.ca');
     await page.getByLabel('Phone number').fill('902 555 0142');
@@ -267,7 +257,7 @@ describe('contact page message form', () => {
     await expect
       .poll(() => page.locator('[data-form-done]').textContent())
       .toContain('within 24 hours');
-    const body = JSON.parse(site.lead.requests[0]?.body ?? '{}');
+    const body = JSON.parse(env.site.lead.requests[0]?.body ?? '{}');
     expect(body).toMatchObject({
       form: 'contact',
       fullName: 'Ana Silva',
