@@ -1,5 +1,5 @@
 import { type LookupCity, lookupCity } from '../site/lookup.js';
-import { CLAIM_TYPES } from '../site/segments.js';
+import { CLAIM_TYPES, NATIONAL } from '../site/segments.js';
 import { links, pagePath } from '../urls.js';
 
 /** Pages that fall back to the national default when the city is unknown. */
@@ -37,7 +37,7 @@ export function resolveNotFound(pathname: string, cities: readonly LookupCity[])
   if (found)
     return rest.length > 0 ? { redirect: links.city(found) } : { screen: 'city', typed: first };
   if (sub === 'top-adjusters' || sub === 'claims-offices') return { screen: 'plain' };
-  if (FALLBACK.has(sub) && rest.length === 1) return { redirect: links.cityPage('canada', sub) };
+  if (FALLBACK.has(sub) && rest.length === 1) return { redirect: links.cityPage(NATIONAL, sub) };
   if (/-claims$/.test(sub)) return { screen: 'service' };
   return { screen: 'city', typed: first };
 }

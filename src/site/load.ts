@@ -13,7 +13,7 @@ import {
   nationalSchema,
   siteSettingsSchema,
 } from './schema.js';
-import { CITY_SEGMENTS, TOP_SEGMENTS } from './segments.js';
+import { CITY_SEGMENTS, NATIONAL, TOP_SEGMENTS } from './segments.js';
 import { slugify } from './slug.js';
 
 export interface LoadOptions {
@@ -61,7 +61,7 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
 
   const nationalFile = path.join(dataDir, 'national.json');
   const nationalRaw = readJson(nationalFile, rel, issues);
-  const national = parseRecord(nationalSchema, nationalRaw, rel(nationalFile), 'canada', issues);
+  const national = parseRecord(nationalSchema, nationalRaw, rel(nationalFile), NATIONAL, issues);
   if (national) checkNational(national, rel(nationalFile), issues);
 
   const cityFiles = filesIn(path.join(dataDir, 'cities'), '.json');
@@ -121,7 +121,7 @@ function checkCity(rec: CityRecord, absFile: string, file: string): DataIssue[] 
   const expectedSlug = slugify(rec.name);
   if (rec.slug !== expectedSlug) at('slug', `must be "${expectedSlug}", the slug of its name`);
   if (TOP_SEGMENTS.includes(rec.slug)) at('slug', `"${rec.slug}" is reserved for a site page`);
-  if (PROVINCES.some((p) => slugify(p.name) === rec.slug) || rec.slug === 'canada') {
+  if (PROVINCES.some((p) => slugify(p.name) === rec.slug) || rec.slug === NATIONAL) {
     at('slug', `"${rec.slug}" is the name of a province or of the country`);
   }
   const province = provinceByName(rec.province);

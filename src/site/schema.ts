@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { PROVINCE_CODES, PROVINCE_NAMES } from './provinces.js';
+import { NATIONAL } from './segments.js';
 
 const text = z.string().trim().min(1, 'must not be empty');
 
@@ -40,7 +41,7 @@ export const citySchema = z.strictObject({
 export const nationalSchema = z.strictObject({
   id: text,
   name: text,
-  slug: z.literal('canada', { error: 'must be "canada"' }),
+  slug: z.literal(NATIONAL, { error: `must be "${NATIONAL}"` }),
   population: z.number().int('must be a whole number').positive('must be greater than 0'),
   coordinates,
   description: text,

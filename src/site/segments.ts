@@ -2,6 +2,9 @@
  * Path segments the route table owns. City and area slugs may not take them, so that no data
  * record can shadow a page. Kept apart from routes.ts so data validation needs no templates.
  */
+/** The nationwide entry's slug: the country as a city, with the provinces as its areas. */
+export const NATIONAL = 'canada';
+
 export const SITE_PAGES = [
   'about',
   'services',

@@ -1,6 +1,6 @@
 import { CLAIM_TYPE_NAMES } from '../../src/routes.js';
 import type { City } from '../../src/site/model.js';
-import { CLAIM_TYPES } from '../../src/site/segments.js';
+import { CLAIM_TYPES, NATIONAL } from '../../src/site/segments.js';
 import { links } from '../../src/urls.js';
 
 /** The footer: scoped city links, the four most populous cities, and the site pages. */
@@ -56,7 +56,7 @@ export function Footer({
               </li>
             ))}
             <li>
-              <a href={links.cityPage('canada', 'public-adjusters')}>Public Adjusters in Canada</a>
+              <a href={links.cityPage(NATIONAL, 'public-adjusters')}>Public Adjusters in Canada</a>
             </li>
           </ul>
         </section>

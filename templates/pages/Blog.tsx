@@ -3,6 +3,7 @@ import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
 import { formatLongDate } from '../../src/site/format.js';
 import { renderMarkdown } from '../../src/site/markdown.js';
+import { NATIONAL } from '../../src/site/segments.js';
 import { links } from '../../src/urls.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -40,7 +41,7 @@ export function BlogPage(ctx: PageContext) {
       </section>
       <Shared
         component={CallToAction}
-        props={{ phone: site.settings.phone, scope: 'canada', place: 'your area' }}
+        props={{ phone: site.settings.phone, scope: NATIONAL, place: 'your area' }}
       />
     </Layout>
   );
@@ -80,7 +81,7 @@ export function BlogPostPage(ctx: PageContext) {
       </article>
       <Shared
         component={CallToAction}
-        props={{ phone: site.settings.phone, scope: 'canada', place: 'your area' }}
+        props={{ phone: site.settings.phone, scope: NATIONAL, place: 'your area' }}
       />
     </Layout>
   );

@@ -1,6 +1,7 @@
 import type { PageContext } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, business, faqPage } from '../../src/render/structured-data.js';
+import { NATIONAL } from '../../src/site/segments.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -46,7 +47,7 @@ export function FaqPage(ctx: PageContext) {
       ))}
       <Shared
         component={CallToAction}
-        props={{ phone: site.settings.phone, scope: 'canada', place: 'your area' }}
+        props={{ phone: site.settings.phone, scope: NATIONAL, place: 'your area' }}
       />
     </Layout>
   );

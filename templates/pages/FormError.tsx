@@ -1,4 +1,5 @@
 import type { PageContext } from '../../src/render/context.js';
+import { NATIONAL } from '../../src/site/segments.js';
 import { links } from '../../src/urls.js';
 import { Layout } from '../layout/Layout.js';
 
@@ -27,7 +28,7 @@ export function FormErrorPage(ctx: PageContext) {
           <p>
             <a
               className="button button-primary"
-              href={links.cityPage('canada', 'free-consultation')}
+              href={links.cityPage(NATIONAL, 'free-consultation')}
               data-history-back=""
             >
               Go Back to the Form

@@ -2,6 +2,7 @@ import type { PageContext } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { business } from '../../src/render/structured-data.js';
 import { HOME_CITIES, topCities } from '../../src/site/model.js';
+import { NATIONAL } from '../../src/site/segments.js';
 import { links } from '../../src/urls.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { Icon, type IconName } from '../components/Icon.js';
@@ -27,7 +28,7 @@ export function HomePage(ctx: PageContext) {
           <div className="hero-actions">
             <a
               className="button button-accent"
-              href={links.cityPage('canada', 'free-consultation')}
+              href={links.cityPage(NATIONAL, 'free-consultation')}
             >
               Start Your Free Assessment
             </a>
@@ -90,7 +91,7 @@ export function HomePage(ctx: PageContext) {
         <Shared component={Steps} props={{ steps: site.content.process.howItWorks }} />
       </Section>
 
-      <CallToAction phone={phone} scope="canada" place="your area" />
+      <CallToAction phone={phone} scope={NATIONAL} place="your area" />
     </Layout>
   );
 }

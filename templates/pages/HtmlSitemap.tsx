@@ -1,6 +1,7 @@
 import type { PageContext } from '../../src/render/context.js';
 import { formatWhole } from '../../src/site/format.js';
 import { type ProvinceGroup, provinceGroups } from '../../src/site/model.js';
+import { NATIONAL } from '../../src/site/segments.js';
 import { slugify } from '../../src/site/slug.js';
 import { links } from '../../src/urls.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
@@ -12,7 +13,7 @@ function Group({ group }: { group: ProvinceGroup }) {
   return (
     <section className="sitemap-group" aria-labelledby={id}>
       <h3 id={id}>
-        <a href={links.cityPage('canada', slugify(group.province))}>{group.province}</a>
+        <a href={links.cityPage(NATIONAL, slugify(group.province))}>{group.province}</a>
       </h3>
       <ul className="sitemap-cities">
         {group.cities.map((c) => (
@@ -67,7 +68,7 @@ export function HtmlSitemapPage(ctx: PageContext) {
               </li>
             ))}
             <li>
-              <a href={links.cityPage('canada', 'public-adjusters')}>Public Adjusters in Canada</a>
+              <a href={links.cityPage(NATIONAL, 'public-adjusters')}>Public Adjusters in Canada</a>
             </li>
           </ul>
           <h2>Provinces</h2>
