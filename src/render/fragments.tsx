@@ -1,6 +1,5 @@
 import { createContext, createElement, type ReactElement, useContext } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { hash } from '../hash.js';
 
 /**
  * Fragments shared by many pages (header, footer, forms, testimonials, FAQ blocks) are rendered
@@ -135,26 +134,30 @@ function componentId(component: object): number {
 }
 
 /**
- * A stable key for props: primitives as they are, an object or list by the hash of its JSON,
- * worked out once per object (the site model does not change during a build, and pages pass
- * its objects along rather than copies).
+ * A key for props that two renders share only if they render the same: a string as itself
+ * (length first, so no two props can run into each other), another primitive as its JSON, an
+ * object or list as itself, by an id of its own. The site model does not change during a build
+ * and pages pass its objects along rather than copies, so the same object is the same content;
+ * an equal copy would only be rendered once more. Props are written in the same order at each
+ * place they are, so their order need not be sorted.
  */
-const objectKeys = new WeakMap<object, string>();
+const objectIds = new WeakMap<object, number>();
+let nextObjectId = 0;
 function propsKey(props: object): string {
   let key = '';
-  for (const name of Object.keys(props).sort()) {
+  for (const name in props) {
     const value = (props as Record<string, unknown>)[name];
-    key += `${name}=`;
-    if (typeof value === 'function')
-      throw new Error(`a shared fragment's props are data: ${name} is a function`);
-    if (typeof value === 'object' && value !== null) {
-      let k = objectKeys.get(value);
-      if (k === undefined) {
-        k = hash(value);
-        objectKeys.set(value, k);
+    if (typeof value === 'string') key += `${name}:${value.length}:${value};`;
+    else if (typeof value === 'object' && value !== null) {
+      let id = objectIds.get(value);
+      if (id === undefined) {
+        id = nextObjectId++;
+        objectIds.set(value, id);
       }
-      key += `#${k};`;
-    } else key += `${JSON.stringify(value)};`;
+      key += `${name}#${id};`;
+    } else if (typeof value === 'function')
+      throw new Error(`a shared fragment's props are data: ${name} is a function`);
+    else key += `${name}=${JSON.stringify(value)};`;
   }
   return key;
 }
