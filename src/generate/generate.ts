@@ -79,11 +79,13 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const staging = Staging.open(options.outDir, previous?.files ?? null);
     try {
       const publicStamps = stageFiles(staging, inputs, previous);
-      const kept = plan.unchanged.filter((i) => staging.keep(inputs.pages[i]?.file ?? ''));
-      const toRender = pagesToRender(plan, kept);
+      // The disk's edge of the plan: an unchanged page whose file is gone is rendered again.
+      const gone = plan.unchanged.filter((i) => !staging.keep(inputs.pages[i]?.file ?? ''));
+      const toRender = inPageOrder(plan.changed, gone);
+      const kept = plan.unchanged.length - gone.length;
       const total = inputs.pages.length;
       const rendered = await renderPages(inputs, toRender, staging, threads, (done) =>
-        options.onProgress?.(kept.length + done, total),
+        options.onProgress?.(kept + done, total),
       );
       const sitemap = stageSitemap(staging, inputs, plan);
       const files = staging.commit((all) => writeManifest(options.outDir, ownershipOnly(all)));
@@ -107,10 +109,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
 }
 
-/** The changed pages, and the unchanged ones whose file is gone, in page order. */
-function pagesToRender(plan: Plan, kept: readonly number[]): number[] {
-  const keep = new Set(kept);
-  return [...plan.changed, ...plan.unchanged.filter((i) => !keep.has(i))].sort((a, b) => a - b);
+/** Two lists of page indices, each in page order, as one in page order. */
+function inPageOrder(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length)
+    out.push(
+      j >= b.length || (i < a.length && (a[i] ?? 0) < (b[j] ?? 0)) ? (a[i++] ?? 0) : (b[j++] ?? 0),
+    );
+  return out;
 }
 
 /** What the next build needs to know of this one. */
