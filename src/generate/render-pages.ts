@@ -5,6 +5,7 @@ import { renderClaimed } from './render-step.js';
 import type { StagedFiles } from './stage-writer.js';
 import type { Staging } from './staging.js';
 import { startWriter, type ThreadOptions, usesWorkers } from './threads.js';
+import { WriterFailed } from './write-thread.js';
 
 /** A performance mark set when the first page has rendered: the benchmark's start-up figure. */
 export const FIRST_PAGE_MARK = 'claimsite:first-page';
@@ -60,6 +61,7 @@ export async function renderPages(
     // write into the staging folder again.
     queue.stop();
     await workers.catch(() => {});
+    if (err instanceof WriterFailed && writer) throw await writer.failure();
     await writer?.abort();
     throw err;
   }

@@ -15,6 +15,16 @@ export type WriteMessage = { kind: 'pages'; records: WriteRecord[] } | { kind: '
 
 export type WriteReply = { kind: 'done'; staged: StagedFiles } | { kind: 'error'; message: string };
 
+/**
+ * Thrown on the rendering thread once the writer thread has failed; the writer's own error (a
+ * full disk, a permission) follows through `WriterThread.failure`.
+ */
+export class WriterFailed extends Error {
+  constructor() {
+    super('writing the output failed');
+  }
+}
+
 export interface WriterSetup {
   target: StageTarget;
   /** Names this thread's staged files apart from other threads'. */
@@ -65,7 +75,7 @@ export class WriterThread {
 
   /** Stages a page on the writer thread. Throws once writing failed, so the build stops early. */
   putPage(rel: string, page: PageBytes): void {
-    if (Atomics.load(this.cells, 1) === 1) throw new Error('writing the output failed');
+    if (Atomics.load(this.cells, 1) === 1) throw new WriterFailed();
     const capacity = this.ring.length;
     if (page.size > capacity / 2) {
       this.records.push([rel, new Uint8Array(page.toBuffer())]);
@@ -94,6 +104,16 @@ export class WriterThread {
     }
   }
 
+  /** The writer's own error once it failed: what a WriterFailed stands for. */
+  async failure(): Promise<Error> {
+    try {
+      await this.finish();
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
+    return new WriterFailed();
+  }
+
   /** Stops the thread; what it staged goes with the staging folder. */
   async abort(): Promise<void> {
     await this.worker.terminate();
@@ -117,7 +137,7 @@ export class WriterThread {
     for (;;) {
       const freed = Atomics.load(this.cells, 0);
       if (((this.used - freed) | 0) + bytes <= this.ring.length) return;
-      if (Atomics.load(this.cells, 1) === 1) throw new Error('writing the output failed');
+      if (Atomics.load(this.cells, 1) === 1) throw new WriterFailed();
       // The writer can only free what it has been sent.
       this.flush();
       if (Atomics.wait(this.cells, 0, freed, WAIT_MS) === 'timed-out') stalled += WAIT_MS;
