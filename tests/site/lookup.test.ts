@@ -14,7 +14,12 @@ describe('slugify', () => {
     expect(slugify('Newfoundland and Labrador')).toBe('newfoundland-and-labrador');
     expect(slugify('Rouyn--Noranda')).toBe('rouyn-noranda');
     expect(slugify('Sault Ste. Marie')).toBe('sault-ste-marie');
-    expect(slugify('Île-Bizard–Sainte-Geneviève')).toBe('ile-bizardsainte-genevieve');
+    // A dash between words is a hyphen, whichever dash it is; ligatures fold to their letters.
+    expect(slugify('Île-Bizard–Sainte-Geneviève')).toBe('ile-bizard-sainte-genevieve');
+    expect(slugify('Rosemont–La Petite-Patrie')).toBe('rosemont-la-petite-patrie');
+    expect(slugify('Plateau — Mont-Royal')).toBe('plateau-mont-royal');
+    expect(slugify('Sacré-Cœur')).toBe('sacre-coeur');
+    expect(slugify('ŒUVRE Æther Straße')).toBe('oeuvre-aether-strasse');
   });
 
   it('is idempotent and yields only a-z, 0-9 and single inner hyphens, for any text', () => {
