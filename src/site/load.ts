@@ -3,10 +3,12 @@ import path from 'node:path';
 import { displayPath } from './display-path.js';
 import { DataError, type DataIssue } from './errors.js';
 import { loadContent } from './load-content.js';
+import { loadFacts } from './load-facts.js';
 import { type Area, type City, createSite, type Site } from './model.js';
 import { PROVINCES, provinceByName } from './provinces.js';
 import { filesIn, isObject, parseRecord, readJson } from './read.js';
 import {
+  type AreaRecord,
   type CityRecord,
   citySchema,
   type NationalRecord,
@@ -74,6 +76,7 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
     });
   }
   const cities: City[] = [];
+  const citySlugsIn = new Set<string>();
   const fileOf = new Map<City, string>();
   for (const file of cityFiles) {
     const shown = rel(file);
@@ -92,6 +95,7 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
       // Without a slug, a record is named by its place in the file, counted from 1.
       const label =
         isObject(item) && typeof item.slug === 'string' && item.slug ? item.slug : `#${index + 1}`;
+      if (isObject(item) && typeof item.slug === 'string') citySlugsIn.add(item.slug);
       const rec = parseRecord(citySchema, item, shown, label, issues);
       if (rec) {
         const fileIssues = checkCity(rec, file, shown);
@@ -108,9 +112,13 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   checkUnique(cities, national, issues, (c) => fileOf.get(c) ?? '');
 
   const content = loadContent(dataDir, rel, issues);
+  // Slugs of every city record, valid or not: a city with a mistake of its own is reported once,
+  // not again through each catastrophe that names it.
+  const facts = loadFacts(dataDir, rel, citySlugsIn, issues);
 
-  if (issues.length > 0 || !settings || !national || !content) throw new DataError(issues);
-  return createSite(settings, toNational(national), cities, content);
+  if (issues.length > 0 || !settings || !national || !content || !facts)
+    throw new DataError(issues);
+  return createSite(settings, toNational(national), cities, content, facts);
 }
 
 function checkCity(rec: CityRecord, absFile: string, file: string): DataIssue[] {
@@ -139,10 +147,10 @@ function checkCity(rec: CityRecord, absFile: string, file: string): DataIssue[] 
   return out;
 }
 
-function checkAreas(areas: string[], file: string, record: string): DataIssue[] {
+function checkAreas(areas: AreaRecord[], file: string, record: string): DataIssue[] {
   const out: DataIssue[] = [];
   const seen = new Map<string, number>();
-  areas.forEach((name, i) => {
+  areas.map(areaName).forEach((name, i) => {
     const slug = slugify(name);
     const field = `areas.${i}`;
     if (!slug)
@@ -168,7 +176,7 @@ function checkAreas(areas: string[], file: string, record: string): DataIssue[] 
 
 function checkNational(rec: NationalRecord, file: string, issues: DataIssue[]) {
   const expected = PROVINCES.map((p) => p.name).sort();
-  const got = [...rec.areas].sort();
+  const got = rec.areas.map(areaName).sort();
   if (expected.join('|') !== got.join('|')) {
     issues.push({
       file,
@@ -219,8 +227,14 @@ function checkUnique(
   }
 }
 
-function toAreas(names: string[]): Area[] {
-  return names.map((name) => ({ name, slug: slugify(name) }));
+const areaName = (area: AreaRecord) => (typeof area === 'string' ? area : area.name);
+
+function toAreas(areas: AreaRecord[]): Area[] {
+  return areas.map((area) =>
+    typeof area === 'string'
+      ? { name: area, slug: slugify(area) }
+      : { ...area, slug: slugify(area.name) },
+  );
 }
 
 function toCity(rec: CityRecord): City {

@@ -1,10 +1,14 @@
 import type { Content } from './load-content.js';
+import type { Facts } from './load-facts.js';
 import { PROVINCES } from './provinces.js';
-import type { SiteSettings } from './schema.js';
+import type { SiteSettings, Source } from './schema.js';
 
 export interface Area {
   name: string;
   slug: string;
+  /** Its own description, with its source: an area without one is not indexed. */
+  description?: string;
+  source?: Source;
 }
 
 export interface City {
@@ -32,6 +36,8 @@ export interface Site {
   bySlug: ReadonlyMap<string, City>;
   /** Editorial content: testimonials, FAQs, services, process, legal pages, blog posts. */
   content: Content;
+  /** Sourced facts: regulators and complaint services per province, insured catastrophes. */
+  facts: Facts;
 }
 
 export function createSite(
@@ -39,11 +45,12 @@ export function createSite(
   national: City,
   cities: City[],
   content: Content,
+  facts: Facts,
 ): Site {
   const sorted = [...cities].sort(byPopulation);
   const bySlug = new Map<string, City>([[national.slug, national]]);
   for (const c of sorted) bySlug.set(c.slug, c);
-  return { settings, national, cities: sorted, bySlug, content };
+  return { settings, national, cities: sorted, bySlug, content, facts };
 }
 
 export function byPopulation(a: City, b: City): number {

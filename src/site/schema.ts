@@ -25,6 +25,29 @@ export const coordinates = z.object({
   lng: z.number().min(-141.1, 'is west of Canada').max(-52.6, 'is east of Canada'),
 });
 
+/** Where a fact can be checked: who published it, and the page. */
+export const sourceSchema = z.strictObject({
+  publisher: text,
+  url: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
+});
+
+/**
+ * A neighbourhood, district or borough: its name, or its name with a description of its own
+ * and the source of what that says. Only an area with a description has a page of its own in
+ * search results; the others point search engines at their city's page.
+ */
+export const areaSchema = z.union(
+  [
+    text,
+    z.strictObject({
+      name: text,
+      description: text,
+      source: sourceSchema,
+    }),
+  ],
+  { error: 'must be a name, or an object with name, description and source' },
+);
+
 export const citySchema = z.strictObject({
   id: text,
   name: text,
@@ -35,7 +58,7 @@ export const citySchema = z.strictObject({
   coordinates,
   incorporationDate: isoDate,
   description: text,
-  areas: z.array(text).min(1, 'must list at least one area'),
+  areas: z.array(areaSchema).min(1, 'must list at least one area'),
 });
 
 export const nationalSchema = z.strictObject({
@@ -67,8 +90,12 @@ export const siteSettingsSchema = z.strictObject({
     .string()
     .regex(/^G-[A-Z0-9]{4,16}$/, 'must be a GA4 measurement id such as G-ABC123XYZ')
     .optional(),
+  /** Settings that still hold the bundled sample values: `generate` lists them until replaced. */
+  sample: z.array(z.enum(['siteName', 'baseUrl', 'email', 'privacyEmail', 'phone'])).optional(),
 });
 
 export type CityRecord = z.infer<typeof citySchema>;
+export type AreaRecord = z.infer<typeof areaSchema>;
+export type Source = z.infer<typeof sourceSchema>;
 export type NationalRecord = z.infer<typeof nationalSchema>;
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;

@@ -1,0 +1,112 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DataError } from '../../src/site/errors.js';
+import { loadSite } from '../../src/site/load.js';
+import { BUNDLED_DATA, dataCopy, FIXTURE_DATA } from '../helpers.js';
+
+async function edit(data: string, rel: string, change: (value: never) => void) {
+  const file = path.join(data, rel);
+  const value = JSON.parse(await readFile(file, 'utf8'));
+  change(value as never);
+  await writeFile(file, JSON.stringify(value, null, 2));
+}
+
+async function issuesOf(data: string) {
+  try {
+    await loadSite(data);
+    return [];
+  } catch (err) {
+    if (!(err instanceof DataError)) throw err;
+    return err.issues;
+  }
+}
+
+describe('sourced facts', () => {
+  it('every fact of the bundled data names its publisher and an https page', async () => {
+    const site = await loadSite(BUNDLED_DATA);
+    const sources = [
+      ...[...site.facts.provinces.values()].flatMap((p) => [
+        p.regulator.source,
+        ...p.facts.map((f) => f.source),
+        ...p.complaints.map((c) => c.source),
+      ]),
+      ...site.facts.nationalComplaints.map((c) => c.source),
+      ...site.facts.catastrophes.map((c) => c.source),
+    ];
+    expect(sources.length).toBeGreaterThan(40);
+    for (const s of sources) {
+      expect(s.publisher.trim()).not.toBe('');
+      expect(s.url).toMatch(/^https:\/\/[a-z0-9.-]+\//);
+    }
+    // Every province and territory has its regulator.
+    expect(site.facts.provinces.size).toBe(13);
+    // Each catastrophe's insured damage is IBC's or CatIQ's figure.
+    for (const c of site.facts.catastrophes) expect(c.estimate).toMatch(/IBC|CatIQ/);
+  });
+
+  it('names the file, the record and the field of a catastrophe that names no city of the data', async () => {
+    const { data } = await dataCopy(FIXTURE_DATA);
+    await edit(data, 'catastrophes.json', (list: Array<{ cities: string[] }>) => {
+      list[0]?.cities.push('atlantis');
+    });
+    const issues = await issuesOf(data);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({
+      file: expect.stringMatching(/catastrophes\.json$/),
+      record: expect.stringMatching(/^2013 /),
+      field: '0.cities.1',
+      message: '"atlantis" is not a city of the data set',
+    });
+  });
+
+  it('names a province listed twice, and a source without its page', async () => {
+    const twice = await dataCopy(FIXTURE_DATA);
+    await edit(twice.data, 'provinces.json', (p: { provinces: Array<{ code: string }> }) => {
+      const [first, second] = p.provinces;
+      if (first && second) second.code = first.code;
+    });
+    expect((await issuesOf(twice.data)).map((i) => [i.record, i.field, i.message])).toEqual([
+      ['BC', 'provinces.1.code', 'BC is listed twice'],
+    ]);
+    const unsourced = await dataCopy(FIXTURE_DATA);
+    await edit(
+      unsourced.data,
+      'provinces.json',
+      (p: { provinces: Array<{ regulator: { source: { url?: string } } }> }) => {
+        delete p.provinces[0]?.regulator.source.url;
+      },
+    );
+    expect((await issuesOf(unsourced.data)).map((i) => [i.field, i.message])).toEqual([
+      ['provinces.0.regulator.source.url', 'is required'],
+    ]);
+  });
+
+  it('is optional: a data set made before these files builds without them', async () => {
+    const { data } = await dataCopy(FIXTURE_DATA);
+    await rm(path.join(data, 'provinces.json'));
+    await rm(path.join(data, 'catastrophes.json'));
+    const site = await loadSite(data);
+    expect(site.facts.provinces.size).toBe(0);
+    expect(site.facts.catastrophes).toEqual([]);
+  });
+});
+
+describe('areas', () => {
+  it('take a description with its source, and nothing else', async () => {
+    const { data } = await dataCopy(FIXTURE_DATA);
+    await edit(data, 'cities/on.json', (cities: Array<{ areas: unknown[] }>) => {
+      const toronto = cities[0];
+      if (!toronto) return;
+      toronto.areas[0] = {
+        name: 'Scarborough',
+        description: 'Scarborough rises above Lake Ontario on the Scarborough Bluffs.',
+        source: { publisher: 'City of Toronto', url: 'https://www.toronto.ca/' },
+      };
+      toronto.areas[1] = { name: 'Etobicoke', description: 'No source.' };
+    });
+    const issues = await issuesOf(data);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ record: 'toronto', field: 'areas.1' });
+  });
+});
