@@ -2,6 +2,7 @@ import { memoize } from './memo.js';
 import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
 import { allCities, HOME_CITIES, nearbyCities, topCities } from './site/model.js';
+import { provinceByName } from './site/provinces.js';
 import { CLAIM_TYPES, type ClaimType, QUESTIONNAIRE_PAGES } from './site/segments.js';
 import { fileForPath, links, type TopPage } from './urls.js';
 
@@ -51,6 +52,12 @@ export interface Page extends PageInput {
   file: string;
   /** Its place in sitemap.xml; null for a page search engines should not index (noindex). */
   sitemap: { priority: number; changefreq: ChangeFreq } | null;
+  /**
+   * The path search engines should take for it: its own when it is indexed, the page holding
+   * its substance when it is consolidated into that one, null for pages with no such page (the
+   * 404 page, the confirmation).
+   */
+  canonical: string | null;
 }
 
 export interface Route {
@@ -65,7 +72,29 @@ export interface Route {
    * compare what changes with what these say (tests/dependencies.test.ts).
    */
   reads(page: PageInput, site: Site): unknown;
+  /**
+   * For a page that has too little of its own to stand in search results, the path of the page
+   * that holds its substance: the page still works for visitors, but it is not indexed, leaves
+   * sitemap.xml and points its canonical URL there. None: every page of the route is indexed.
+   */
+  consolidate?(page: PageInput, site: Site): string | null;
 }
+
+/** Whether the data set knows more of a province than its regulator: rules, complaints, events. */
+function provinceHasFacts(site: Site, name: string): boolean {
+  const code = provinceByName(name)?.code;
+  const facts = code ? site.facts.provinces.get(code) : undefined;
+  return (
+    !!code &&
+    !!facts &&
+    (facts.facts.length > 0 ||
+      facts.complaints.length > 0 ||
+      site.facts.catastrophes.some((c) => c.provinces.includes(code)))
+  );
+}
+
+/** Into the city's own page: what it says beyond the city's page is the same in every city. */
+const intoCityPage = (page: PageInput) => (page.city ? links.city(page.city) : null);
 
 const none = () => null;
 const ownCity = (page: PageInput) => page.city;
@@ -86,8 +115,15 @@ const summary = memoize((cities: readonly City[]) =>
   cities.map((c) => [c.slug, c.name, c.province]),
 );
 
+/** A list of cities as a page shows them with their distance: names and places. */
+const placed = memoize((cities: readonly City[]) =>
+  cities.map((c) => [c.slug, c.name, c.province, c.coordinates.lat, c.coordinates.lng]),
+);
+
 /** A place as Canadians write it in a snippet: Corner Brook, NL. Keeps descriptions within 160 characters. */
 const where = (c: City) => (c.national ? 'Canada' : `${c.name}, ${c.provinceCode}`);
+
+const claimSegment = (type: ClaimType) => CLAIM_TYPES.find((c) => c.type === type)?.segment ?? type;
 
 const QUESTIONNAIRE_TITLES: Record<QuestionnaireKind, (c: City) => string> = {
   'public-adjusters': (c) => `Public Adjusters in ${c.name}`,
@@ -257,7 +293,11 @@ export const ROUTES: Route[] = [
   },
   {
     id: 'city-home',
-    reads: ownCity,
+    // A city's page also lists its nearest cities, with their distance.
+    reads: (page, site) =>
+      page.city?.national
+        ? page.city
+        : page.city && [page.city, placed(nearbyCities(site, page.city, NEARBY))],
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     pages: perCity((c) => ({
       path: links.city(c),
@@ -270,6 +310,8 @@ export const ROUTES: Route[] = [
     id: 'city-about',
     reads: ownCityButDescription,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
+    // The same text in every city, and the national one is the site's About page.
+    consolidate: (page) => (page.city?.national ? links.page('about') : intoCityPage(page)),
     pages: perCity((c) => ({
       path: links.cityPage(c, 'about'),
       title: `About Our Public Adjusters in ${c.name}`,
@@ -281,6 +323,8 @@ export const ROUTES: Route[] = [
     id: 'questionnaire',
     reads: ownCity,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
+    // Four more doors to the city's questionnaire: the city's page is the one to index.
+    consolidate: intoCityPage,
     pages: perCity((c) =>
       QUESTIONNAIRE_PAGES.map((q) => ({
         path: links.cityPage(c, q),
@@ -295,6 +339,7 @@ export const ROUTES: Route[] = [
     id: 'city-services',
     reads: ownCityButDescription,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
+    consolidate: (page) => (page.city?.national ? links.page('services') : intoCityPage(page)),
     pages: perCity((c) => ({
       path: links.cityPage(c, 'services'),
       title: `Insurance Claim Services in ${c.name}`,
@@ -306,6 +351,11 @@ export const ROUTES: Route[] = [
     id: 'claim-type',
     reads: ownCityButDescription,
     sitemap: { priority: 0.7, changefreq: 'monthly' },
+    // A claim type's sections are the same in every city: the national page holds them.
+    consolidate: (page, site) =>
+      page.city?.national || !page.claimType
+        ? null
+        : links.cityPage(site.national, claimSegment(page.claimType)),
     pages: perCity((c) =>
       CLAIM_TYPES.map(({ type, segment }) => ({
         path: links.cityPage(c, segment),
@@ -319,10 +369,20 @@ export const ROUTES: Route[] = [
   {
     id: 'area',
     reads: (page, site) =>
+      // A province's page lists its cities, and links the cities its catastrophes struck,
+      // wherever they are.
       page.city?.national
-        ? summary(site.cities.filter((c) => c.province === page.area?.name))
+        ? summary(site.cities)
         : [page.city, page.city && summary(nearbyCities(site, page.city, NEARBY))],
     sitemap: { priority: 0.6, changefreq: 'monthly' },
+    // A neighbourhood with no description of its own would repeat its city's page; a province
+    // whose regulator is all the data set can say of it would repeat every other such page.
+    consolidate: (page, site) => {
+      if (!page.city || !page.area) return null;
+      if (page.city.national)
+        return provinceHasFacts(site, page.area.name) ? null : links.city(page.city);
+      return page.area.description ? null : links.city(page.city);
+    },
     pages: perCity((c) =>
       c.areas.map((a) => ({
         path: links.cityPage(c, a),
@@ -355,11 +415,15 @@ function questionnaireDescription(q: QuestionnaireKind, c: City): string {
 
 export function buildPages(site: Site, routes: readonly Route[] = ROUTES): Page[] {
   return routes.flatMap((route) =>
-    route.pages(site).map((input) => ({
-      ...input,
-      route: route.id,
-      file: fileForPath(input.path),
-      sitemap: route.sitemap,
-    })),
+    route.pages(site).map((input) => {
+      const into = route.consolidate?.(input, site) ?? null;
+      return {
+        ...input,
+        route: route.id,
+        file: fileForPath(input.path),
+        sitemap: into === null ? route.sitemap : null,
+        canonical: into ?? (route.sitemap ? input.path : null),
+      };
+    }),
   );
 }

@@ -28,8 +28,10 @@ interface CityRecord {
   coordinates: { lat: number; lng: number };
   incorporationDate: string;
   description: string;
-  areas: string[];
+  areas: Array<string | { name: string; description: string; source: object }>;
 }
+
+const areaName = (a: CityRecord['areas'][number]) => (typeof a === 'string' ? a : a.name);
 
 /** An edit of one city of one province's file, chosen by `pick`. */
 const cityEdit =
@@ -38,14 +40,26 @@ const cityEdit =
   async (dir, n) => {
     const code = CITY_FILES[pick % CITY_FILES.length] ?? 'on';
     let name = '';
+    let slugs: [string, string] | null = null;
     await json<CityRecord[]>(dir, `cities/${code}.json`, (cities) => {
       const city = cities[pick % cities.length];
       if (!city) return;
       name = city.name;
+      const before = city.slug;
       change(city, n);
+      if (city.slug !== before) slugs = [before, city.slug];
     });
+    // A city's slug is how the catastrophes that struck it name it: a new one follows there.
+    if (slugs) await renameInCatastrophes(dir, ...(slugs as [string, string]));
     return `${what} of ${name || `a city in ${code}`}`;
   };
+
+async function renameInCatastrophes(dir: string, from: string, to: string | null): Promise<void> {
+  await json<Array<{ cities: string[] }>>(dir, 'catastrophes.json', (list) => {
+    for (const c of list)
+      c.cities = c.cities.flatMap((slug) => (slug === from ? (to ? [to] : []) : [slug]));
+  });
+}
 
 const renamed = (c: CityRecord, name: string) => {
   c.name = name;
@@ -82,6 +96,20 @@ export const CITY_EDITS = {
   areasReordered: cityEdit('areas reordered', (c) => {
     c.areas.reverse();
   }),
+  // An area given a description of its own becomes a page search engines index, and back.
+  areaDescribed: cityEdit('area described', (c, n) => {
+    const i = n % c.areas.length;
+    const area = c.areas[i];
+    if (area === undefined) return;
+    c.areas[i] =
+      typeof area === 'string' || n % 3 === 0
+        ? {
+            name: areaName(area),
+            description: `${areaName(area)} described for test ${n}: old trees over older roofs.`,
+            source: { publisher: 'A test', url: `https://example.com/areas/${n}` },
+          }
+        : area.name;
+  }),
 };
 
 export const cityAdded =
@@ -112,9 +140,14 @@ export const cityRemoved =
   async (dir) => {
     const code = CITY_FILES[pick % CITY_FILES.length] ?? 'on';
     let name = 'nothing';
+    let slug: string | null = null;
     await json<CityRecord[]>(dir, `cities/${code}.json`, (cities) => {
-      if (cities.length > 1) name = cities.splice(pick % cities.length, 1)[0]?.name ?? name;
+      if (cities.length <= 1) return;
+      const removed = cities.splice(pick % cities.length, 1)[0];
+      name = removed?.name ?? name;
+      slug = removed?.slug ?? null;
     });
+    if (slug) await renameInCatastrophes(dir, slug, null);
     return `${name} removed from ${code}`;
   };
 
@@ -213,6 +246,35 @@ export const CONTENT_EDITS: Record<string, (pick: number) => Edit> = {
       if (item) item.description = `Edited ${n}.`;
     });
     return 'an About text';
+  },
+  provinces: (pick) => async (dir, n) => {
+    await json<{
+      national: { complaints: Array<{ text: string }> };
+      provinces: Array<{ regulator: { text: string }; facts: Array<{ text: string }> }>;
+    }>(dir, 'provinces.json', (p) => {
+      const province = p.provinces[pick % p.provinces.length];
+      if (pick % 3 === 0 && province) province.regulator.text = `A regulator edited ${n}.`;
+      else if (pick % 3 === 1 && province)
+        province.facts.push({
+          text: `A fact added ${n}.`,
+          source: { publisher: 'A test', url: `https://example.com/facts/${n}` },
+        } as { text: string });
+      else if (p.national.complaints[0]) p.national.complaints[0].text = `A service edited ${n}.`;
+    });
+    return 'province facts';
+  },
+  catastrophes: (pick) => async (dir, n) => {
+    await json<Array<{ insuredDamage: string; cities: string[] }>>(
+      dir,
+      'catastrophes.json',
+      (list) => {
+        const c = list[pick % list.length];
+        if (!c) return;
+        if (pick % 2 === 0) c.insuredDamage = `$${n} million`;
+        else c.cities = [];
+      },
+    );
+    return 'a catastrophe';
   },
   legal: (pick) => async (dir, n) => {
     const file = path.join(dir, 'pages', pick % 2 ? 'privacy.md' : 'terms.md');

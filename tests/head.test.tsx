@@ -38,6 +38,9 @@ function reactHead(ctx: PageContext, jsonLd: readonly object[]): string {
         ) : (
           <meta name="robots" content="noindex" />
         )}
+        {page.sitemap === null && page.canonical && (
+          <link rel="canonical" href={absoluteUrl(site.settings.baseUrl, page.canonical)} />
+        )}
         <meta property="og:type" content="website" />
         <meta property="og:site_name" content={siteName} />
         <meta property="og:title" content={title} />

@@ -178,21 +178,75 @@ describe('home page', () => {
 });
 
 describe('city pages', () => {
-  it('city home: questionnaire, How It Works, intro, neighbourhood chips, four FAQs, call to action', () => {
+  it('city home: questionnaire, intro, neighbourhoods, its catastrophes, claims rules, nearby cities', () => {
     const root = render('/toronto/');
     const toronto = site.bySlug.get('toronto');
     expect(root.querySelector('form[data-questionnaire]')?.getAttribute('action')).toBe(
       '/api/lead',
     );
-    expect(root.querySelectorAll('#how-title ~ .steps > li')).toHaveLength(3);
     expect(text(root.querySelector('.prose p'))).toBe(toronto?.description);
     expect(hrefs(root, '.chips a')).toEqual(toronto?.areas.map((a) => `/toronto/${a.slug}/`));
+    // The insured catastrophes the data set links to Toronto, each with its source.
+    const events = root.querySelectorAll('#catastrophes-title ~ ul > li');
+    const expected = site.facts.catastrophes.filter((c) => c.cities.includes('toronto'));
+    expect(events).toHaveLength(expected.length);
+    expect(expected.length).toBeGreaterThan(0);
+    for (const [i, li] of events.entries()) {
+      expect(text(li)).toContain(expected[i]?.insuredDamage);
+      expect(li.querySelector('.source a')?.getAttribute('href')).toBe(expected[i]?.source.url);
+    }
+    // Ontario's rules are on Ontario's page; the city's page names the regulator and links it.
+    expect(text(root.querySelector('#rules-title')?.parentNode)).toContain('FSRA');
+    expect(hrefs(root, '#rules-title ~ p a')).toEqual(['/canada/ontario/']);
+    const nearby = root.querySelectorAll('#nearby-title ~ ul > li');
+    expect(nearby).toHaveLength(6);
+    expect(text(nearby[0])).toMatch(/^Mississauga \(Ontario, \d+ km\)$/);
+    // The process and the FAQ, the same in every city, are on the city's other pages.
+    expect(root.querySelector('#how-title')).toBeNull();
+    expect(root.querySelector('.accordion')).toBeNull();
+    expect(text(root)).toContain('5-15%');
+    expect(root.querySelector('.cta')).not.toBeNull();
+    expect(types(root)).toEqual(['ProfessionalService', 'BreadcrumbList', 'Service']);
+  });
+
+  it("a city's other landing pages keep How It Works and the four FAQs", () => {
+    const root = render('/toronto/public-adjusters/');
+    expect(root.querySelectorAll('#how-title ~ .steps > li')).toHaveLength(3);
     const faq = root.querySelectorAll('.accordion-heading button').map(text);
     expect(faq).toHaveLength(4);
     expect(faq.join(' ')).toContain('Toronto');
-    expect(text(root)).toContain('5-15%');
-    expect(root.querySelector('.cta')).not.toBeNull();
     expect(types(root)).toEqual(['ProfessionalService', 'BreadcrumbList', 'Service', 'FAQPage']);
+  });
+
+  it("Québec's pages say how claims adjusting works there, not the rest of Canada's terms", () => {
+    const home = render('/montreal/');
+    expect(text(home.querySelector('.lead'))).toContain(
+      'a claims adjuster certified by the Autorité des marchés financiers',
+    );
+    const main = home.querySelector('main');
+    expect(text(main)).not.toContain('5-15%');
+    expect(text(main)).not.toContain('licensed public adjuster');
+    expect(text(home.querySelector('.promise-list'))).toContain('written contract');
+    const faq = render('/montreal/public-adjusters/');
+    expect(text(faq.querySelector('main'))).not.toContain('5-15%');
+    for (const path of [
+      '/montreal/fire-damage-claims/',
+      '/montreal/about/',
+      '/montreal/le-plateau-mont-royal/',
+      '/montreal/rosemont-la-petite-patrie/',
+    ])
+      expect(text(render(path).querySelector('main')), path).not.toContain('5-15%');
+    expect(text(faq)).toContain('an hourly rate plus disbursements');
+    // The province's page holds the regulator's facts, each with the regulator's own source.
+    const quebec = render('/canada/quebec/');
+    expect(text(quebec)).toContain('Chambre de l');
+    const sources = hrefs(
+      quebec,
+      '#rules-title ~ * .source a, #rules-title ~ .fact-list .source a',
+    );
+    expect(sources.some((u) => u?.startsWith('https://lautorite.qc.ca/'))).toBe(true);
+    expect(sources.some((u) => u?.startsWith('https://chad.ca/'))).toBe(true);
+    expect(text(quebec.querySelector('main'))).not.toContain('5-15%');
   });
 
   it('canada/public-adjusters has no neighbourhood chips', () => {
@@ -280,10 +334,15 @@ describe('city pages', () => {
   });
 
   it('the aggregate rating is the mean of the first half of the testimonials', () => {
-    const t = site.content.testimonials;
+    // The bundled testimonials are samples: as if they were real.
+    const t = site.content.testimonials.map((x) => ({ ...x, sample: undefined }));
     expect(aggregateRating(t)).toMatchObject({ ratingValue: 5, reviewCount: 3 });
     const mixed = t.map((x, i) => ({ ...x, rating: [5, 4, 3, 1, 1, 1][i] })) as unknown as typeof t;
-    expect(aggregateRating(mixed).ratingValue).toBe(4);
+    expect(aggregateRating(mixed)?.ratingValue).toBe(4);
+    // Sample testimonials count for nothing: with only samples there is no rating to publish.
+    const samples = t.map((x, i) => ({ ...x, sample: i < 4 ? true : undefined })) as typeof t;
+    expect(aggregateRating(samples)).toMatchObject({ ratingValue: 5, reviewCount: 1 });
+    expect(aggregateRating(t.map((x) => ({ ...x, sample: true as const })))).toBeUndefined();
   });
 
   it('services: six cards with the spec titles, four features each, linking to claim-type pages', () => {

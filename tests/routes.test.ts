@@ -90,7 +90,33 @@ describe('the page list from the fixture data set', async () => {
   });
 
   it('keeps /confirmation, /form-error, /sitemap and the 404 page out of the index', () => {
-    const unindexed = pages.filter((p) => p.sitemap === null).map((p) => p.path);
+    const unindexed = pages.filter((p) => p.canonical === null).map((p) => p.path);
     expect(unindexed.sort()).toEqual(['/404.html', '/confirmation/', '/form-error/', '/sitemap/']);
+  });
+
+  it('consolidates the pages with nothing of their own into the page that holds their substance', () => {
+    const byPath = new Map(pages.map((p) => [p.path, p]));
+    const canonical = (path: string) => byPath.get(path)?.canonical;
+    // Every city keeps its own page; its other landing pages, About and Services point at it.
+    for (const city of ['toronto', 'vancouver', 'whitehorse']) {
+      expect(canonical(`/${city}/`)).toBe(`/${city}/`);
+      for (const page of ['public-adjusters', 'top-adjusters', 'claims-offices', 'about'])
+        expect(canonical(`/${city}/${page}/`)).toBe(`/${city}/`);
+    }
+    // A claim type's sections are the national page's; the national About is the site's.
+    expect(canonical('/toronto/fire-damage-claims/')).toBe('/canada/fire-damage-claims/');
+    expect(canonical('/canada/fire-damage-claims/')).toBe('/canada/fire-damage-claims/');
+    expect(canonical('/canada/about/')).toBe('/about/');
+    // A neighbourhood without a description of its own points at its city.
+    expect(canonical('/toronto/scarborough/')).toBe('/toronto/');
+    for (const page of pages) {
+      if (page.canonical === null || page.canonical === page.path) {
+        expect(page.sitemap === null, page.path).toBe(page.canonical === null);
+        continue;
+      }
+      // A consolidated page is out of the sitemap, and what it points at is indexed.
+      expect(page.sitemap, page.path).toBeNull();
+      expect(byPath.get(page.canonical)?.sitemap, page.path).not.toBeNull();
+    }
   });
 });

@@ -67,6 +67,10 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
         site.settings,
         site.national,
         site.content,
+        // Rarely edited, and shown on city and province pages alike.
+        [...site.facts.provinces.values()],
+        site.facts.nationalComplaints,
+        site.facts.catastrophes,
         assets.css,
         assets.js,
         assets.cityIndex,

@@ -25,7 +25,10 @@ export function documentHead(ctx: PageContext, jsonLd: readonly object[]): strin
     `<meta name="description" content="${description}"/>` +
     (page.sitemap !== null
       ? `<link rel="canonical" href="${url}"/>`
-      : '<meta name="robots" content="noindex"/>') +
+      : '<meta name="robots" content="noindex"/>' +
+        (page.canonical
+          ? `<link rel="canonical" href="${escapeHtml(absoluteUrl(site.settings.baseUrl, page.canonical))}"/>`
+          : '')) +
     '<meta property="og:type" content="website"/>' +
     `<meta property="og:site_name" content="${name}"/>` +
     `<meta property="og:title" content="${title}"/>` +

@@ -6,10 +6,13 @@ export function CallToAction({
   phone,
   scope,
   place,
+  text,
 }: {
   phone: string;
   scope: string;
   place: string;
+  /** Instead of the standard offer (Québec's pages say how adjusting works there). */
+  text?: string;
 }) {
   return (
     <section className="cta" aria-labelledby="cta-title">
@@ -17,8 +20,8 @@ export function CallToAction({
         <div>
           <h2 id="cta-title">Get the Settlement You Deserve</h2>
           <p>
-            Talk to a licensed public adjuster serving {place} today. No upfront fees: you pay 5-15%
-            of the settlement, only when your claim succeeds.
+            {text ??
+              `Talk to a licensed public adjuster serving ${place} today. No upfront fees: you pay 5-15% of the settlement, only when your claim succeeds.`}
           </p>
         </div>
         <div className="cta-actions">

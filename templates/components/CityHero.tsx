@@ -6,10 +6,13 @@ import { Icon } from './Icon.js';
 export function CityHero({
   title,
   lead,
+  fee = STANDARD_FEE,
   children,
 }: {
   title: string;
   lead: ReactNode;
+  /** The first promise: how the adjuster is paid (Québec's differs). */
+  fee?: string;
   children: ReactNode;
 }) {
   return (
@@ -18,7 +21,7 @@ export function CityHero({
         <div className="hero-copy">
           <h1>{title}</h1>
           <p className="lead">{lead}</p>
-          <Shared component={Promises} props={{}} />
+          <Shared component={Promises} props={{ fee }} />
         </div>
         <div className="hero-form-card">{children}</div>
       </div>
@@ -26,12 +29,14 @@ export function CityHero({
   );
 }
 
+const STANDARD_FEE = 'No upfront fees: 5-15% of the settlement, only on success';
+
 /** The same three promises on every page with a hero form: rendered once per build. */
-function Promises() {
+function Promises({ fee }: { fee: string }) {
   return (
     <ul className="promise-list">
       <li>
-        <Icon name="check" size={20} /> No upfront fees: 5-15% of the settlement, only on success
+        <Icon name="check" size={20} /> {fee}
       </li>
       <li>
         <Icon name="check" size={20} /> A licensed adjuster responds within 24 hours

@@ -1,10 +1,7 @@
-/** The About page's statistics. */
-export function Stats() {
-  const stats = [
-    { value: '1000+', label: 'Satisfied Clients' },
-    { value: '95%', label: 'Success Rate' },
-    { value: '24/7', label: 'Emergency Response' },
-  ];
+import type { AboutContent } from '../../src/site/content-schema.js';
+
+/** The About page's figures. */
+export function Stats({ stats }: { stats: AboutContent['stats'] }) {
   return (
     <section className="stats" aria-label="Our results">
       <div className="container">

@@ -11,6 +11,7 @@ import { Stats } from '../components/Stats.js';
 import { Steps } from '../components/Steps.js';
 import { Testimonials } from '../components/Testimonials.js';
 import { Layout } from '../layout/Layout.js';
+import { isQuebec, QUEBEC, quebecSteps } from './quebec.js';
 import { cityOf, trail } from './shared.js';
 
 /** /about and /{city}/about: hero, six service types, statistics, service areas, process, testimonials. */
@@ -38,7 +39,7 @@ export function AboutPage(ctx: PageContext) {
 
       <Shared component={ServiceTypes} props={{ types: site.content.about.serviceTypes }} />
 
-      <Shared component={Stats} props={{}} />
+      <Shared component={Stats} props={{ stats: site.content.about.stats }} />
 
       <Section
         id="areas-title"
@@ -51,14 +52,26 @@ export function AboutPage(ctx: PageContext) {
       </Section>
 
       <Section id="process-title" title="Our Process">
-        <Shared component={Steps} props={{ steps: site.content.process.aboutProcess }} />
+        <Shared
+          component={Steps}
+          props={{
+            steps: isQuebec(city)
+              ? quebecSteps(site.content.process.aboutProcess)
+              : site.content.process.aboutProcess,
+          }}
+        />
       </Section>
 
       <Shared component={Testimonials} props={{ items: site.content.testimonials }} />
 
       <Shared
         component={CallToAction}
-        props={{ phone: site.settings.phone, scope: scopeSlug(ctx), place: place }}
+        props={{
+          phone: site.settings.phone,
+          scope: scopeSlug(ctx),
+          place: place,
+          text: isQuebec(city) ? QUEBEC.cta(place) : undefined,
+        }}
       />
     </Layout>
   );

@@ -4,14 +4,17 @@ import { Shared } from '../../src/render/fragments.js';
 import { NEARBY } from '../../src/routes.js';
 import { formatWhole } from '../../src/site/format.js';
 import { type City, nearbyCities } from '../../src/site/model.js';
+import { provinceByName } from '../../src/site/provinces.js';
 import { links } from '../../src/urls.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
+import { CatastropheList, Cite, ProvinceRules } from '../components/LocalFacts.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
+import { isQuebec, QUEBEC } from './quebec.js';
 import { cityOf, localServiceJsonLd, placeFaq, trail } from './shared.js';
 
 function CityLinks({ cities }: { cities: readonly City[] }) {
@@ -36,18 +39,28 @@ export function AreaPage(ctx: PageContext) {
   const province = city.national;
   const place = province ? area.name : `${area.name}, ${city.name}`;
   const crumbs = trail(ctx, area.name);
-  const faqs = placeFaq(ctx, place);
+  // A province's page holds its own facts instead of the FAQ every place shares.
+  const faqs = province ? [] : placeFaq(ctx, place);
   const provinceCities = province ? site.cities.filter((c) => c.province === area.name) : [];
+  const code = province ? provinceByName(area.name)?.code : undefined;
+  const rules = code ? site.facts.provinces.get(code) : undefined;
+  const catastrophes = code
+    ? site.facts.catastrophes.filter((c) => c.provinces.includes(code))
+    : [];
+  const quebec = province ? code === 'QC' : isQuebec(city);
   return (
     <Layout ctx={ctx} jsonLd={localServiceJsonLd(ctx, city, crumbs, faqs)}>
       <Breadcrumbs trail={crumbs} />
       <CityHero
         title={`Public Adjusters in ${place}`}
         lead={
-          province
-            ? `Property damage in ${area.name}? Licensed public adjusters serving ${area.name} review your claim for free and negotiate with your insurer for you.`
-            : `Property damage in ${area.name}? Public adjusters serving ${area.name} and all of ${city.name} review your claim for free and negotiate with your insurer for you.`
+          quebec
+            ? QUEBEC.lead(area.name)
+            : province
+              ? `Property damage in ${area.name}? Licensed public adjusters serving ${area.name} review your claim for free and negotiate with your insurer for you.`
+              : `Property damage in ${area.name}? Public adjusters serving ${area.name} and all of ${city.name} review your claim for free and negotiate with your insurer for you.`
         }
+        fee={quebec ? QUEBEC.feePromise : undefined}
       >
         <Questionnaire
           title={`Free Claim Assessment in ${area.name}`}
@@ -59,32 +72,46 @@ export function AreaPage(ctx: PageContext) {
         />
       </CityHero>
 
-      <Section
-        id="local-title"
-        title={province ? `Claims Help Across ${area.name}` : `Claims Help in ${area.name}`}
-        tone="soft"
-      >
-        <div className="prose">
-          {province ? (
-            <p>
-              Our network of licensed public adjusters serves homeowners, landlords and businesses
-              in {area.name}. Pick your city below for local help, or start the free assessment
-              above and we will match you with an adjuster who works in your region.
-            </p>
-          ) : (
-            <>
+      {!province && (
+        <Section id="local-title" title={`Claims Help in ${area.name}`} tone="soft">
+          <div className="prose">
+            {area.description && area.source ? (
+              <p>
+                {area.description}
+                <Cite source={area.source} />
+              </p>
+            ) : (
               <p>
                 Homes and businesses in {area.name} face the same risks as the rest of {city.name}.{' '}
                 {city.description}
               </p>
-              <p className="muted">
-                {city.name}, {city.province}: population {formatWhole(city.population)} (2021
-                Census).
-              </p>
-            </>
-          )}
-        </div>
-      </Section>
+            )}
+            <p className="muted">
+              {city.name}, {city.province}: population {formatWhole(city.population)} (2021 Census).
+            </p>
+          </div>
+        </Section>
+      )}
+
+      {rules && (
+        <Section id="rules-title" title={`Claims Rules in ${area.name}`} tone="soft">
+          <ProvinceRules
+            province={area.name}
+            facts={rules}
+            national={site.facts.nationalComplaints}
+          />
+        </Section>
+      )}
+
+      {catastrophes.length > 0 && (
+        <Section id="catastrophes-title" title={`Insured Catastrophes in ${area.name}`}>
+          <p className="section-intro">
+            Events that struck {area.name}, with the insured damage the Insurance Bureau of Canada
+            or CatIQ published for each.
+          </p>
+          <CatastropheList catastrophes={catastrophes} cities={site.bySlug} />
+        </Section>
+      )}
 
       <Section
         id="nearby-title"
@@ -107,12 +134,19 @@ export function AreaPage(ctx: PageContext) {
         )}
       </Section>
 
-      <Section id="faq-title" title="Frequently Asked Questions" tone="soft">
-        <Accordion id="area-faq" items={faqs} />
-      </Section>
+      {faqs.length > 0 && (
+        <Section id="faq-title" title="Frequently Asked Questions" tone="soft">
+          <Accordion id="area-faq" items={faqs} />
+        </Section>
+      )}
 
       {/* Named for this area alone: no other page would reuse it as a shared fragment. */}
-      <CallToAction phone={site.settings.phone} scope={scopeSlug(ctx)} place={area.name} />
+      <CallToAction
+        phone={site.settings.phone}
+        scope={scopeSlug(ctx)}
+        place={area.name}
+        text={quebec ? QUEBEC.cta(area.name) : undefined}
+      />
     </Layout>
   );
 }

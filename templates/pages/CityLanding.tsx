@@ -1,17 +1,21 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
+import { NEARBY } from '../../src/routes.js';
 import { formatWhole } from '../../src/site/format.js';
-import type { City } from '../../src/site/model.js';
+import { type City, distanceKm, nearbyCities, type Site } from '../../src/site/model.js';
+import { slugify } from '../../src/site/slug.js';
 import { links } from '../../src/urls.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
+import { CatastropheList } from '../components/LocalFacts.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
 import { Layout } from '../layout/Layout.js';
+import { isQuebec, QUEBEC, quebecSteps } from './quebec.js';
 import { cityFaq, cityOf, localServiceJsonLd, trail } from './shared.js';
 
 const HEADINGS = {
@@ -38,16 +42,20 @@ export function CityLandingPage(ctx: PageContext) {
   const heading = HEADINGS[kind](city.name);
   const faqs = cityFaq(ctx);
   const crumbs = trail(ctx, kind === 'home' ? city.name : heading);
+  const quebec = isQuebec(city);
   return (
-    <Layout ctx={ctx} jsonLd={localServiceJsonLd(ctx, city, crumbs, faqs)}>
+    <Layout ctx={ctx} jsonLd={localServiceJsonLd(ctx, city, crumbs, kind === 'home' ? [] : faqs)}>
       <Breadcrumbs trail={crumbs} />
       <CityHero
         title={heading}
         lead={
           city.national
             ? 'Property damage anywhere in Canada? Tell us about your claim in three short steps and a licensed public adjuster will review it for free.'
-            : `Property damage in ${city.name}? Tell us about your claim in three short steps and a licensed public adjuster who knows ${city.province} claims will review it for free.`
+            : quebec
+              ? QUEBEC.lead(city.name)
+              : `Property damage in ${city.name}? Tell us about your claim in three short steps and a licensed public adjuster who knows ${city.province} claims will review it for free.`
         }
+        fee={quebec ? QUEBEC.feePromise : undefined}
       >
         <Questionnaire
           title={FORM_TITLES[kind]}
@@ -58,23 +66,43 @@ export function CityLandingPage(ctx: PageContext) {
         />
       </CityHero>
 
-      <Section id="how-title" title="How It Works">
-        <Shared component={Steps} props={{ steps: site.content.process.howItWorks }} />
-      </Section>
+      {/* The city's page is about the city; the process and the FAQ, the same everywhere, are
+          on the site's pages and the city's other landing pages. */}
+      {kind !== 'home' && (
+        <Section id="how-title" title="How It Works">
+          <Shared
+            component={Steps}
+            props={{
+              steps: quebec
+                ? quebecSteps(site.content.process.howItWorks)
+                : site.content.process.howItWorks,
+            }}
+          />
+        </Section>
+      )}
 
       <Shared component={CityIntro} props={{ city }} />
 
-      <Section
-        id="faq-title"
-        title="Frequently Asked Questions"
-        tone={city.national ? 'plain' : 'soft'}
-      >
-        <Shared component={Accordion} props={{ id: 'city-faq', items: faqs }} />
-      </Section>
+      {kind === 'home' && !city.national && <Shared component={CityFacts} props={{ city, site }} />}
+
+      {kind !== 'home' && (
+        <Section
+          id="faq-title"
+          title="Frequently Asked Questions"
+          tone={city.national ? 'plain' : 'soft'}
+        >
+          <Shared component={Accordion} props={{ id: 'city-faq', items: faqs }} />
+        </Section>
+      )}
 
       <Shared
         component={CallToAction}
-        props={{ phone: site.settings.phone, scope: scopeSlug(ctx), place: city.name }}
+        props={{
+          phone: site.settings.phone,
+          scope: scopeSlug(ctx),
+          place: city.name,
+          text: quebec ? QUEBEC.cta(city.name) : undefined,
+        }}
       />
     </Layout>
   );
@@ -116,6 +144,55 @@ function CityIntro({ city }: { city: City }) {
           </ul>
         </Section>
       )}
+    </>
+  );
+}
+
+/**
+ * What is particular to a city beyond its description: the insured catastrophes that struck
+ * it, its nearest cities, and its province's regulator and complaint services.
+ */
+function CityFacts({ city, site }: { city: City; site: Site }) {
+  const catastrophes = site.facts.catastrophes.filter((c) => c.cities.includes(city.slug));
+  const province = city.provinceCode ? site.facts.provinces.get(city.provinceCode) : undefined;
+  const nearby = nearbyCities(site, city, NEARBY);
+  return (
+    <>
+      {catastrophes.length > 0 && (
+        <Section id="catastrophes-title" title={`Insured Catastrophes in ${city.name}`}>
+          <p className="section-intro">
+            Events that struck {city.name}, with the insured damage the Insurance Bureau of Canada
+            or CatIQ published for each.
+          </p>
+          <CatastropheList catastrophes={catastrophes} />
+        </Section>
+      )}
+      {province && city.province && (
+        <Section id="rules-title" title={`Licences and Complaints in ${city.province}`} tone="soft">
+          <p>
+            Who licenses adjusters in {city.province} ({province.regulator.name}), what its rules
+            mean for your claim, and where to turn if a claim stalls:{' '}
+            <a href={links.cityPage(site.national, slugify(city.province))}>
+              claims rules in {city.province}
+            </a>
+            .
+          </p>
+        </Section>
+      )}
+      <Section id="nearby-title" title={`Cities Near ${city.name}`}>
+        <ul className="city-links">
+          {nearby.map((c) => (
+            <li key={c.slug}>
+              <a href={links.city(c)}>{c.name}</a>
+              <span className="muted">
+                {' '}
+                ({c.province},{' '}
+                {formatWhole(Math.round(distanceKm(city.coordinates, c.coordinates)))} km)
+              </span>
+            </li>
+          ))}
+        </ul>
+      </Section>
     </>
   );
 }

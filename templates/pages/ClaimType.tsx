@@ -11,6 +11,7 @@ import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
 import { Layout } from '../layout/Layout.js';
+import { isQuebec, QUEBEC, quebecSteps } from './quebec.js';
 import { cityOf, trail } from './shared.js';
 
 /** The six claim-type pages: hero and assessment form, process, features, causes, coverage, FAQs. */
@@ -22,6 +23,7 @@ export function ClaimTypePage(ctx: PageContext) {
   const place = city.national ? 'Canada' : city.name;
   const heading = `${type.title} in ${place}`;
   const crumbs = trail(ctx, type.title);
+  const quebec = isQuebec(city);
   return (
     <Layout
       ctx={ctx}
@@ -33,7 +35,11 @@ export function ClaimTypePage(ctx: PageContext) {
       ]}
     >
       <Breadcrumbs trail={crumbs} />
-      <CityHero title={heading} lead={type.description}>
+      <CityHero
+        title={heading}
+        lead={type.description}
+        fee={quebec ? QUEBEC.feePromise : undefined}
+      >
         <Questionnaire
           title="Free Claim Assessment"
           endpoint={site.settings.leadEndpoint}
@@ -45,14 +51,26 @@ export function ClaimTypePage(ctx: PageContext) {
       </CityHero>
 
       <Section id="how-title" title="How It Works">
-        <Shared component={Steps} props={{ steps: site.content.process.claimProcess }} />
+        <Shared
+          component={Steps}
+          props={{
+            steps: quebec
+              ? quebecSteps(site.content.process.claimProcess)
+              : site.content.process.claimProcess,
+          }}
+        />
       </Section>
 
       <Shared component={ClaimTypeSections} props={{ type }} />
 
       <Shared
         component={CallToAction}
-        props={{ phone: site.settings.phone, scope: scopeSlug(ctx), place: place }}
+        props={{
+          phone: site.settings.phone,
+          scope: scopeSlug(ctx),
+          place: place,
+          text: quebec ? QUEBEC.cta(place) : undefined,
+        }}
       />
     </Layout>
   );

@@ -1,0 +1,122 @@
+import type { Body, Catastrophe, ProvinceFacts } from '../../src/site/facts-schema.js';
+import type { City } from '../../src/site/model.js';
+import type { Source } from '../../src/site/schema.js';
+import { links } from '../../src/urls.js';
+
+/** "Source: publisher", linking to the page that says it: every fact on a page can be checked. */
+export function Cite({ source }: { source: Source }) {
+  return (
+    <span className="source">
+      {' '}
+      (Source:{' '}
+      <a href={source.url} rel="noopener">
+        {source.publisher}
+      </a>
+      )
+    </span>
+  );
+}
+
+function BodyItem({ body }: { body: Body }) {
+  return (
+    <li>
+      <strong>{body.url ? <a href={body.url}>{body.name}</a> : body.name}</strong>: {body.text}
+      <Cite source={body.source} />
+    </li>
+  );
+}
+
+/**
+ * Who licenses adjusters in a province or territory, what its regulator says a policyholder
+ * should know, and where a stalled or disputed claim can go: the same for each of its cities.
+ */
+export function ProvinceRules({
+  province,
+  facts,
+  national,
+}: {
+  province: string;
+  facts: ProvinceFacts;
+  national: readonly Body[];
+}) {
+  return (
+    <>
+      <div className="prose">
+        <h3>Who licenses claims adjusters in {province}</h3>
+        <p>
+          {facts.regulator.url ? (
+            <a href={facts.regulator.url}>{facts.regulator.name}</a>
+          ) : (
+            facts.regulator.name
+          )}
+          . {facts.regulator.text}
+          <Cite source={facts.regulator.source} />
+        </p>
+        {facts.facts.map((f) => (
+          <p key={f.text}>
+            {f.text}
+            <Cite source={f.source} />
+          </p>
+        ))}
+        <h3>If your claim stalls or is denied</h3>
+        <p>
+          Ask your insurer for its complaint process and a final answer in writing first. Beyond
+          that:
+        </p>
+      </div>
+      <ul className="bullet-list fact-list">
+        {facts.complaints.map((b) => (
+          <BodyItem key={b.name} body={b} />
+        ))}
+        {national.map((b) => (
+          <BodyItem key={b.name} body={b} />
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** Insured catastrophes, newest first, with the insured damage as published. */
+export function CatastropheList({
+  catastrophes,
+  cities,
+}: {
+  catastrophes: readonly Catastrophe[];
+  /** The data set's cities by slug, to link the places each struck. */
+  cities?: ReadonlyMap<string, City>;
+}) {
+  return (
+    <ul className="bullet-list fact-list">
+      {catastrophes.map((c) => {
+        const struck = cities
+          ? c.cities.flatMap((slug) => {
+              const city = cities.get(slug);
+              return city ? [city] : [];
+            })
+          : [];
+        return (
+          <li key={`${c.year} ${c.name}`}>
+            <strong>
+              {c.year}, {c.name}
+            </strong>
+            : {c.insuredDamage} in insured damage ({c.estimate}).
+            {struck.length > 0 && (
+              <>
+                {' '}
+                Struck{' '}
+                {struck.map((city, i) => (
+                  <span key={city.slug}>
+                    {i > 0 && (i === struck.length - 1 ? ' and ' : ', ')}
+                    <a href={links.city(city)}>{city.name}</a>
+                  </span>
+                ))}
+                .
+              </>
+            )}
+            <Cite source={c.source} />
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
