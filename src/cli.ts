@@ -2,6 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import {
+  AuditFailed,
+  auditReportFile,
+  auditSite,
+  auditSummary,
+  writeAuditReport,
+} from './audit/site-audit.js';
 import { generate, PARALLEL_MIN_PAGES } from './generate/generate.js';
 import { packageRoot } from './generate/root.js';
 import { configFromEnv } from './lead/config.js';
@@ -18,6 +25,7 @@ import { DataError } from './site/errors.js';
 import { formatWhole } from './site/format.js';
 import { loadSite } from './site/load.js';
 import { PROVINCES } from './site/provinces.js';
+import { sampleData, sampleNotice } from './site/sample.js';
 
 export interface CliIo {
   out: (text: string) => void;
@@ -91,6 +99,11 @@ export async function main(
     )
     .addOption(baseUrlOption())
     .option('--quiet', 'print nothing on success')
+    .option('--no-audit', 'skip the content audit of the indexable pages')
+    .option(
+      '--strict',
+      'fail the build, keeping the last output, if a page breaks the audit thresholds',
+    )
     .option(
       '--workers <n>',
       `render on n more threads, 0 to render and write on one (default: with 4 or more cores, one per core but two, up to 3, from ${formatWhole(PARALLEL_MIN_PAGES)} pages to render)`,
@@ -105,6 +118,7 @@ export async function main(
         baseUrl: opts.baseUrl,
         baseUrlFrom: baseUrlFrom(cmd),
         workers: opts.workers,
+        audit: opts.strict ? 'strict' : opts.audit ? 'report' : undefined,
         ...extras,
         onProgress:
           io.tty && !opts.quiet
@@ -126,7 +140,35 @@ export async function main(
         io.out(
           `Built ${formatWhole(result.pages)} pages (${formatWhole(result.rendered)} rendered): ${formatWhole(result.files)} files (${formatWhole(result.changed)} changed), ${formatBytes(result.bytes)} in ${(result.ms / 1000).toFixed(2)} s -> ${displayPath(result.outDir)}\n`,
         );
+        if (result.audit && result.auditFile)
+          io.out(`${auditSummary(result.audit)}  Report: ${displayPath(result.auditFile)}\n`);
+        io.out(sampleNotice(result.sample));
       }
+    });
+
+  program
+    .command('audit')
+    .description(
+      'measure how much of each indexable page of a built site is its own, and find near-duplicates',
+    )
+    .option('--data <dir>', 'data folder the site was built from', parsePath, bundledData)
+    .option('--dir <dir>', 'built folder', parsePath, 'dist')
+    .option('--strict', 'exit 1 if a page breaks the thresholds')
+    .action(async (opts: { data: string; dir: string; strict?: boolean }) => {
+      const site = await loadSite(opts.data);
+      const report = auditSite(buildPages(site), (file) => {
+        const at = path.join(opts.dir, file);
+        if (!existsSync(at))
+          throw new Error(
+            `${displayPath(at)} is missing: build the site first (claimsite generate --data ${displayPath(opts.data)} --out ${displayPath(opts.dir)})`,
+          );
+        return at;
+      });
+      const file = auditReportFile(opts.dir);
+      writeAuditReport(file, report);
+      io.out(`${auditSummary(report)}  Report: ${displayPath(file)}\n`);
+      if (opts.strict && report.failures.length > 0)
+        throw new AuditFailed(report, displayPath(file));
     });
 
   program
@@ -153,9 +195,9 @@ export async function main(
           ...lines,
           `  ${'Total'.padEnd(28)} ${String(site.cities.length).padStart(4)}`,
           `Areas: ${formatWhole(areas)} in cities, ${site.national.areas.length} provinces and territories under ${site.national.slug}`,
-          `Pages: ${formatWhole(pages.length)}`,
+          `Pages: ${formatWhole(pages.length)} (${formatWhole(pages.filter((p) => p.sitemap).length)} indexable)`,
           '',
-        ].join('\n'),
+        ].join('\n') + sampleNotice(sampleData(site)),
       );
     });
 
@@ -395,6 +437,9 @@ interface GenerateFlags {
   baseUrl?: string;
   quiet?: boolean;
   workers?: number;
+  /** false with --no-audit. */
+  audit: boolean;
+  strict?: boolean;
 }
 
 /** The public folder: the default is used when it exists, one named on the command line must. */

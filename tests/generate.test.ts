@@ -36,8 +36,9 @@ describe('generate', () => {
     }
     const html = await readFile(path.join(out, 'toronto/about/index.html'), 'utf8');
     expect(html.startsWith('<!DOCTYPE html><html lang="en-CA"')).toBe(true);
+    // A city's About page says what every city's does: indexed as its city's page.
     expect(html).toContain(
-      '<link rel="canonical" href="https://www.claimright.ca/toronto/about/"/>',
+      '<meta name="robots" content="noindex"/><link rel="canonical" href="https://www.claimright.ca/toronto/"/>',
     );
     expect(html).toContain(
       '<title>About Our Public Adjusters in Toronto | ClaimRight Canada</title>',
@@ -87,6 +88,7 @@ describe('generate', () => {
     const none = async () => {
       await rm(out, { recursive: true, force: true });
       await rm(path.join(dir, '.dist.manifest.json'), { force: true });
+      await rm(path.join(dir, '.dist.audit.json'), { force: true });
     };
     // Kill the real CLI at different moments. What the next build finds, once it has cleared
     // what the kill left (recoverOutput, its first step), is no folder or the whole new site.
@@ -95,6 +97,7 @@ describe('generate', () => {
       const now = await killedAt(delay, out, lastmod);
       if (now.size > 0) expect(now).toEqual(expected);
     }
+    await none();
     await generate({ dataDir: FIXTURE_DATA, outDir: out, lastmod });
     expect((await readdir(dir)).sort()).toEqual([
       '.dist.manifest.json',

@@ -1,8 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Template } from '../../templates/pages/index.js';
+import type { AuditReport } from '../audit/audit.js';
+import { AuditFailed, auditReportFile, auditSite, writeAuditReport } from '../audit/site-audit.js';
 import { NEARBY, type Route, type RouteId } from '../routes.js';
 import { nearbySlugs } from '../site/model.js';
+import { sampleData } from '../site/sample.js';
 import { recoverOutput } from './commit.js';
 import { type Inputs, loadInputs } from './inputs.js';
 import {
@@ -13,6 +16,7 @@ import {
   writeManifest,
 } from './manifest.js';
 import { guardOutput, KEPT_ENTRIES, type Protected, projectRoot } from './output-guard.js';
+import { pageDates } from './page-dates.js';
 import { type Plan, planBuild } from './plan.js';
 import { renderPages } from './render-pages.js';
 import { packageRoot } from './root.js';
@@ -41,6 +45,12 @@ export interface GenerateOptions {
   workers?: number;
   /** Identifies the templates and code; pages are reused only under the same one. Default: the CLI bundle's hash. */
   codeVersion?: string | null;
+  /**
+   * The content audit of the indexable pages (src/audit): 'report' writes its report beside the
+   * output, 'strict' also stops the build, before it commits, when a page breaks a threshold.
+   * Default: none.
+   */
+  audit?: 'report' | 'strict';
 }
 
 export interface GenerateResult {
@@ -55,6 +65,11 @@ export interface GenerateResult {
   ms: number;
   /** Top-level entries of the output folder that the build did not write (but `.git`), left as they are. */
   foreign: string[];
+  /** What the data set still holds of the bundled samples (see sampleData). */
+  sample: string[];
+  /** The content audit, when asked for; its report is written to `auditFile`. */
+  audit: AuditReport | null;
+  auditFile: string | null;
 }
 
 /**
@@ -87,9 +102,21 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       const rendered = await renderPages(inputs, toRender, staging, threads, (done) =>
         options.onProgress?.(kept + done, total),
       );
-      const sitemap = stageSitemap(staging, inputs, plan);
+      const dates = pageDates(
+        inputs.site,
+        inputs.pages,
+        (file) => staging.changes(file),
+        previous?.modified,
+        inputs.lastmod,
+      );
+      const sitemap = stageSitemap(staging, inputs, plan, dates, previous?.sitemap);
+      const audited = options.audit ? auditStaged(inputs, staging, options) : null;
       const files = staging.commit((all) => writeManifest(options.outDir, ownershipOnly(all)));
-      writeManifest(options.outDir, manifestOf(inputs, plan, { files, sitemap, publicStamps }));
+      writeManifest(
+        options.outDir,
+        manifestOf(inputs, plan, { files, sitemap, publicStamps, dates }),
+      );
+      if (audited) writeAuditReport(audited.file, audited.report);
       return {
         outDir: path.resolve(options.outDir),
         pages: total,
@@ -99,6 +126,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
         bytes: staging.bytes,
         ms: performance.now() - started,
         foreign: foreignEntries(options.outDir, files),
+        sample: sampleData(inputs.site),
+        audit: audited?.report ?? null,
+        auditFile: audited?.file ?? null,
       };
     } catch (err) {
       staging.abort();
@@ -107,6 +137,26 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   } finally {
     void threads.pool?.close();
   }
+}
+
+/**
+ * The content audit of the output as it will be once committed. A strict one stops the build
+ * here, with its report, so the output folder keeps its last good site; otherwise the report
+ * is written once the output is committed.
+ */
+function auditStaged(inputs: Inputs, staging: Staging, options: GenerateOptions): Audited {
+  const report = auditSite(inputs.pages, (file) => staging.locate(file));
+  const file = auditReportFile(options.outDir);
+  if (options.audit === 'strict' && report.failures.length > 0) {
+    writeAuditReport(file, report);
+    throw new AuditFailed(report, file);
+  }
+  return { report, file };
+}
+
+interface Audited {
+  report: AuditReport;
+  file: string;
 }
 
 /** Two lists of page indices, each in page order, as one in page order. */
@@ -125,15 +175,21 @@ function inPageOrder(a: readonly number[], b: readonly number[]): number[] {
 function manifestOf(
   inputs: Inputs,
   plan: Plan,
-  made: { files: Record<string, number>; sitemap: string[]; publicStamps: Record<string, string> },
+  made: {
+    files: Record<string, number>;
+    sitemap: { key: string; files: string[] };
+    publicStamps: Record<string, string>;
+    dates: Record<string, string>;
+  },
 ): Manifest {
   return {
     key: inputs.key ?? '',
     pages: plan.fingerprints,
     files: made.files,
-    sitemap: { key: plan.sitemap.key, files: made.sitemap },
+    sitemap: made.sitemap,
     public: made.publicStamps,
     nearby: { key: plan.nearby.key, lists: nearbySlugs(inputs.site, NEARBY) },
+    modified: made.dates,
   };
 }
 

@@ -19,6 +19,8 @@ export interface Manifest {
   public?: Record<string, string>;
   /** Every city's nearby cities, and what they were measured from (see restoreNearby). */
   nearby?: { key: string; lists: Record<string, string[]> };
+  /** The day each indexable page's content last changed, by path (see pageDates). */
+  modified?: Record<string, string>;
 }
 
 export { hash } from '../hash.js';
@@ -58,7 +60,15 @@ export class Fingerprints {
 
 /** Everything a site model was loaded from: threads of one build check they loaded the same. */
 export const siteDigest = (site: Site) =>
-  hash([site.settings, site.national, site.cities, site.content]);
+  hash([
+    site.settings,
+    site.national,
+    site.cities,
+    site.content,
+    [...site.facts.provinces.values()],
+    site.facts.nationalComplaints,
+    site.facts.catastrophes,
+  ]);
 
 export const manifestFile = (outDir: string) =>
   path.join(

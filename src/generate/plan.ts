@@ -20,8 +20,8 @@ export interface Plan {
   changed: number[];
   /** What the nearby-city lists are measured from, and the last build's lists when the same. */
   nearby: { key: string; lists: Record<string, string[]> | null };
-  /** What sitemap.xml is made from, and the last build's files when the same. */
-  sitemap: { key: string; files: string[] | null };
+  /** What sitemap.xml is made from but the pages' dates (see stageSitemap). */
+  sitemap: { key: string };
 }
 
 /** Whether the last build's pages may be reused: the same build key, and one at all. */
@@ -61,14 +61,14 @@ export function planPages(
 }
 
 /** sitemap.xml lists the indexable pages' URLs, priorities and the lastmod. */
-export function planSitemap(inputs: Inputs, reusable: Manifest | null): Plan['sitemap'] {
+export function planSitemap(inputs: Inputs): Plan['sitemap'] {
   const { site, pages, lastmod } = inputs;
   const key = hash([
     site.settings.baseUrl,
     lastmod,
     pages.flatMap((p) => (p.sitemap ? [[p.path, p.sitemap]] : [])),
   ]);
-  return { key, files: reusable?.sitemap.key === key ? reusable.sitemap.files : null };
+  return { key };
 }
 
 /** The whole plan: reuse, the nearby lists (restored into the site model), pages, sitemap. */
@@ -81,6 +81,6 @@ export function planBuild(inputs: Inputs, previous: Manifest | null): Plan {
     reusable,
     nearby,
     ...planPages(inputs, reusable),
-    sitemap: planSitemap(inputs, reusable),
+    sitemap: planSitemap(inputs),
   };
 }

@@ -2,6 +2,7 @@ import type { Page } from '../routes.js';
 import type { Site } from '../site/model.js';
 import { absoluteUrl, links } from '../urls.js';
 import type { Inputs } from './inputs.js';
+import { hash, type Manifest } from './manifest.js';
 import type { Plan } from './plan.js';
 import type { Staging } from './staging.js';
 
@@ -24,13 +25,15 @@ export interface SitemapFile {
 export function buildSitemaps(
   site: Site,
   pages: readonly Page[],
+  /** Each indexable page's lastmod, by path; the build's date for those it lacks. */
+  dates: Readonly<Record<string, string>>,
   lastmod: string,
   split = SITEMAP_SPLIT,
 ): SitemapFile[] {
   const urls = pages.flatMap((p) =>
     p.sitemap
       ? [
-          `<url><loc>${xmlEscape(absoluteUrl(site.settings.baseUrl, p.path))}</loc><lastmod>${lastmod}</lastmod>` +
+          `<url><loc>${xmlEscape(absoluteUrl(site.settings.baseUrl, p.path))}</loc><lastmod>${dates[p.path] ?? lastmod}</lastmod>` +
             `<changefreq>${p.sitemap.changefreq}</changefreq>` +
             `<priority>${p.sitemap.priority.toFixed(1)}</priority></url>`,
         ]
@@ -78,12 +81,22 @@ function xmlEscape(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch] ?? ch);
 }
 
-/** Stages sitemap.xml (and its parts): the last build's files when the plan reuses them. */
-export function stageSitemap(staging: Staging, inputs: Inputs, plan: Plan): string[] {
-  const kept = plan.sitemap.files;
-  if (kept && staging.keep(...kept)) return kept;
-  return buildSitemaps(inputs.site, inputs.pages, inputs.lastmod).map((s) => {
+/**
+ * Stages sitemap.xml (and its parts): the last build's files when they were made from the same
+ * pages and dates. Resolves with its files and the key they were made under.
+ */
+export function stageSitemap(
+  staging: Staging,
+  inputs: Inputs,
+  plan: Plan,
+  dates: Readonly<Record<string, string>>,
+  previous: Manifest['sitemap'] | undefined,
+): { key: string; files: string[] } {
+  const key = hash([plan.sitemap.key, dates]);
+  if (previous?.key === key && staging.keep(...previous.files)) return previous;
+  const files = buildSitemaps(inputs.site, inputs.pages, dates, inputs.lastmod).map((s) => {
     staging.put(s.file, s.contents);
     return s.file;
   });
+  return { key, files };
 }

@@ -76,6 +76,29 @@ export class Staging {
     return true;
   }
 
+  /**
+   * Where a file of the new output is before the commit: staged, or kept in the output folder.
+   * Call once every thread's files have been added.
+   */
+  locate(rel: string): string {
+    const { outDir, dir, incremental } = this.target;
+    if (!incremental) return path.join(dir, rel);
+    const name = this.stagedNames().get(rel);
+    return name ? path.join(dir, name) : path.join(outDir, rel);
+  }
+
+  /** Whether the commit will change a file: new, or other bytes than the output folder's. */
+  changes(rel: string): boolean {
+    return !this.target.incremental || this.stagedNames().has(rel);
+  }
+
+  private staged: Map<string, string> | null = null;
+
+  private stagedNames(): Map<string, string> {
+    this.staged ??= new Map(this.all().flatMap((f) => f.moves.map(([name, rel]) => [rel, name])));
+    return this.staged;
+  }
+
   /** What another thread staged for this build (a StageWriter on the same target). */
   add(files: StagedFiles): void {
     this.others.push(files);

@@ -37,3 +37,20 @@ export function formatLongDate(iso: string): string {
   if (!m || !month) throw new Error(`not a date: ${iso}`);
   return `${month} ${Number(m[3])}, ${Number(m[1])}`;
 }
+
+/**
+ * A date as people write it, "14 March 2024" or "March 14, 2024", as YYYY-MM-DD; null for
+ * anything else (or a day the month does not have).
+ */
+export function isoFromWritten(text: string): string | null {
+  const m =
+    /^(\d{1,2}) ([A-Z][a-z]+) (\d{4})$/.exec(text.trim()) ??
+    /^([A-Z][a-z]+) (\d{1,2}), (\d{4})$/.exec(text.trim());
+  if (!m) return null;
+  const [day, name, year] = /^\d/.test(m[1] ?? '') ? [m[1], m[2], m[3]] : [m[2], m[1], m[3]];
+  const month = MONTHS.indexOf(name ?? '') + 1;
+  if (month === 0) return null;
+  const iso = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  const date = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : null;
+}

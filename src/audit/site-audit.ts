@@ -1,0 +1,93 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '../routes.js';
+import { type AuditInput, type AuditReport, audit, percent } from './audit.js';
+import { mainText } from './main-text.js';
+
+/**
+ * The kind a page is counted under: its route, and for the question-form pages which of them
+ * it is (each has a job of its own to do).
+ */
+export function pageKind(page: Page): string {
+  return page.questionnaire ? `${page.route}:${page.questionnaire}` : page.route;
+}
+
+/**
+ * The audit of a built site: every indexable page's main text, read from where `locate` says
+ * its file is (the output folder, or the staging folder before a build commits).
+ */
+export function auditSite(pages: readonly Page[], locate: (file: string) => string): AuditReport {
+  return audit(indexableTexts(pages, locate));
+}
+
+function* indexableTexts(
+  pages: readonly Page[],
+  locate: (file: string) => string,
+): Generator<AuditInput> {
+  for (const page of pages) {
+    if (page.sitemap === null) continue;
+    const html = readFileSync(locate(page.file), 'utf8');
+    yield { path: page.path, kind: pageKind(page), text: mainText(html) };
+  }
+}
+
+/** Beside the output folder, as its manifest: the report is not published with the site. */
+export const auditReportFile = (outDir: string) =>
+  path.join(
+    path.dirname(path.resolve(outDir)),
+    `.${path.basename(path.resolve(outDir))}.audit.json`,
+  );
+
+export function writeAuditReport(file: string, report: AuditReport): void {
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+/** A build stopped by --strict: the pages that broke a threshold. */
+export class AuditFailed extends Error {
+  constructor(
+    readonly report: AuditReport,
+    readonly reportFile: string,
+  ) {
+    const shown = report.failures.slice(0, 10);
+    const more = report.failures.length - shown.length;
+    super(
+      [
+        `the content audit found ${report.failures.length} page${report.failures.length === 1 ? '' : 's'} breaking its thresholds:`,
+        ...shown.map((f) => `  ${f}`),
+        ...(more > 0 ? [`  and ${more} more`] : []),
+        `Full report: ${reportFile}`,
+      ].join('\n'),
+    );
+  }
+}
+
+/** The summary printed at the end of a build: a row per page kind, the worst pages, problems. */
+export function auditSummary(report: AuditReport): string {
+  const rows = [...report.kinds].sort((a, b) => a.kind.localeCompare(b.kind));
+  const width = Math.max(9, ...rows.map((k) => k.kind.length));
+  const lines = [
+    `Content audit of ${report.pages.length} indexable pages (own phrases: found on no other page; similarity: to the nearest page, - where none is near):`,
+    `  ${'page kind'.padEnd(width)}  pages  own (median, least)  similarity (median, most)  least own`,
+    ...rows.map(
+      (k) =>
+        `  ${k.kind.padEnd(width)}  ${String(k.pages).padStart(5)}  ${percent(k.medianOwnShare).padStart(10)}, ${percent(k.minOwnShare).padStart(4)}     ${similar(k.medianSimilarity).padStart(12)}, ${similar(k.maxSimilarity).padStart(4)}       ${k.worst}`,
+    ),
+  ];
+  if (report.thin.length > 0)
+    lines.push(
+      `  Thin (fewer than ${report.thresholds.thinPhrases} phrases of their own): ${report.thin.slice(0, 5).join(', ')}${report.thin.length > 5 ? ` and ${report.thin.length - 5} more` : ''}`,
+    );
+  if (report.clusters.length > 0)
+    lines.push(
+      `  Near-duplicate groups: ${report.clusters.length}, the largest of ${report.clusters[0]?.length} pages (${report.clusters[0]?.slice(0, 3).join(', ')}, ...)`,
+    );
+  lines.push(
+    report.failures.length === 0
+      ? '  Every page meets the thresholds.'
+      : `  ${report.failures.length} threshold${report.failures.length === 1 ? '' : 's'} broken, first: ${report.failures[0]}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** A similarity for the table; 0 is a page no other shares a band of phrases with. */
+const similar = (s: number) => (s === 0 ? '-' : s.toFixed(2));
