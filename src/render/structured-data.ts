@@ -21,9 +21,14 @@ export const GEO_RADIUS = 50000;
 const businessId = (site: Site) => `${absoluteUrl(site.settings.baseUrl, links.home)}#business`;
 const tel = (phone: string) => `+1-${phone.replace(/^1-/, '')}`;
 
-/** The rating is the mean of the first half of the testimonials. */
-export function aggregateRating(testimonials: readonly Testimonial[]): AggregateRating {
-  const half = testimonials.slice(0, Math.floor(testimonials.length / 2));
+/**
+ * The rating is the mean of the first half of the real testimonials; none while they are
+ * samples (a sample rating would mislead, and search engines ignore self-serving ones anyway).
+ */
+export function aggregateRating(testimonials: readonly Testimonial[]): AggregateRating | undefined {
+  const real = testimonials.filter((t) => !t.sample);
+  const half = real.slice(0, Math.floor(real.length / 2));
+  if (half.length === 0) return undefined;
   const mean = half.reduce((n, t) => n + t.rating, 0) / half.length;
   return {
     '@type': 'AggregateRating',
@@ -39,6 +44,7 @@ export const business = memoize((site: Site) => sharedJsonLd(businessOf(site)));
 
 function businessOf(site: Site): WithContext<ProfessionalService> {
   const { settings } = site;
+  const rating = aggregateRating(site.content.testimonials);
   return {
     '@context': 'https://schema.org',
     '@type': 'ProfessionalService',
@@ -50,7 +56,7 @@ function businessOf(site: Site): WithContext<ProfessionalService> {
     areaServed: { '@type': 'Country', name: 'Canada' },
     openingHours: 'Mo-Su 00:00-23:59',
     priceRange: 'No upfront fees; 5-15% of the settlement',
-    aggregateRating: aggregateRating(site.content.testimonials),
+    ...(rating ? { aggregateRating: rating } : {}),
   };
 }
 

@@ -1,10 +1,17 @@
 import * as z from 'zod';
+import { isoFromWritten } from './format.js';
 import { CLAIM_TYPES } from './segments.js';
 
 const text = z.string().trim().min(1, 'must not be empty');
 const qa = z.strictObject({ question: text, answer: text });
 const step = z.strictObject({ title: text, description: text, details: z.array(text).min(1) });
-const titled = z.strictObject({ title: text, description: text });
+/**
+ * Marks what a site owner must replace before publishing (sample testimonials and figures):
+ * `generate` lists what is still sample, and sample testimonials publish no rating markup.
+ */
+const sample = z.literal(true, { error: 'must be true, or left out' }).optional();
+
+const titled = z.strictObject({ title: text, description: text, sample });
 const claimTypeIds = CLAIM_TYPES.map((c) => c.type) as [string, ...string[]];
 const segments = CLAIM_TYPES.map((c) => c.segment) as [string, ...string[]];
 
@@ -23,6 +30,7 @@ export const testimonialsSchema = z
         text,
         type: z.enum(['Water Damage', 'Fire Damage', 'Storm Damage']),
         image: text.optional(),
+        sample,
       })
       .refine((t) => t.finalSettlement > t.insurerOffer, {
         path: ['finalSettlement'],
@@ -81,10 +89,28 @@ export const aboutSchema = z.strictObject({
   serviceTypes: z.array(titled).length(6, 'must hold six service types'),
   reasons: z.array(titled).min(1),
   badges: z.array(titled).length(3, 'must hold three badges'),
+  /**
+   * The About page's figures. A data set made before they were data gets the figures the page
+   * used to show, marked as the samples they are.
+   */
+  stats: z
+    .array(z.strictObject({ value: text, label: text, sample }))
+    .length(3, 'must hold three figures')
+    .default([
+      { value: '1000+', label: 'Satisfied Clients', sample: true },
+      { value: '95%', label: 'Success Rate', sample: true },
+      { value: '24/7', label: 'Emergency Response' },
+    ]),
 });
 
 /** Front matter of a Markdown page (privacy, terms). */
-export const legalPageSchema = z.strictObject({ title: text, updated: text });
+export const legalPageSchema = z.strictObject({
+  title: text,
+  updated: text.refine(
+    (t) => isoFromWritten(t) !== null,
+    'must be a date written as "14 March 2024" or "March 14, 2024"',
+  ),
+});
 
 /** Front matter of a blog post. */
 export const postSchema = z.strictObject({

@@ -1,0 +1,30 @@
+import type { Site } from './model.js';
+
+/**
+ * What the data set still holds of the bundled samples, one line per file: what a site owner
+ * must replace before publishing (the data marks it with `sample`).
+ */
+export function sampleData(site: Site): string[] {
+  const lines: string[] = [];
+  const settings = site.settings.sample ?? [];
+  if (settings.length > 0) lines.push(`site.json: ${settings.join(', ')}`);
+  const { testimonials, about } = site.content;
+  const samples = testimonials.filter((t) => t.sample).length;
+  if (samples > 0)
+    lines.push(
+      `content/testimonials.json: ${samples} of ${testimonials.length} testimonials (no rating markup is published for them)`,
+    );
+  const figures = [
+    ...about.stats.filter((s) => s.sample).map((s) => `"${s.value} ${s.label}"`),
+    ...about.badges.filter((b) => b.sample).map((b) => `"${b.title}"`),
+  ];
+  if (figures.length > 0) lines.push(`content/about.json: ${figures.join(', ')}`);
+  return lines;
+}
+
+/** Those lines as a notice, or nothing once every sample is replaced. */
+export function sampleNotice(lines: readonly string[]): string {
+  return lines.length === 0
+    ? ''
+    : `Sample data to replace before publishing:\n${lines.map((l) => `  ${l}\n`).join('')}`;
+}
