@@ -5,7 +5,16 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { BIN, FIXTURE_DATA, ROOT, runCli, scanTree, tempDir } from './helpers.js';
+import {
+  BIN,
+  BUNDLED_DATA,
+  dataCopy,
+  FIXTURE_DATA,
+  ROOT,
+  runCli,
+  scanTree,
+  tempDir,
+} from './helpers.js';
 import { sampleClaim } from './lead/sample.js';
 
 /** A copy of the fixture data with one file replaced, for bad-data cases. */
@@ -73,6 +82,34 @@ describe('claimsite CLI', () => {
     expect(r.stdout).toMatch(/Ontario\s+2/);
     expect(r.stdout).toMatch(/Total\s+4/);
     expect(r.stdout).toContain('Pages: 103');
+  });
+
+  it('lists the sample data still to replace, until its markers are gone', async () => {
+    const r = runCli(['validate', '--data', BUNDLED_DATA]);
+    expect(r.stdout).toContain('Sample data to replace before publishing:');
+    expect(r.stdout).toContain('site.json: siteName, baseUrl, email, privacyEmail');
+    expect(r.stdout).toContain('content/testimonials.json: 6 of 6 testimonials');
+    expect(r.stdout).toContain(
+      'content/about.json: figures "1000+ Satisfied Clients", "95% Success Rate"; badges "95% Success Rate"',
+    );
+    // Replaced: the markers removed, nothing is listed.
+    const { data, out } = await dataCopy(BUNDLED_DATA);
+    for (const rel of ['site.json', 'content/testimonials.json', 'content/about.json']) {
+      const file = path.join(data, rel);
+      const text = await readFile(file, 'utf8');
+      await writeFile(
+        file,
+        JSON.stringify(
+          JSON.parse(text, (key, value) => (key === 'sample' ? undefined : value)),
+          null,
+          2,
+        ),
+      );
+    }
+    const g = runCli(['generate', '--data', data, '--out', out, '--no-audit']);
+    expect(g.code).toBe(0);
+    expect(g.stdout).not.toContain('Sample data');
+    expect(g.stdout).not.toContain('Content audit');
   });
 
   it('exits 1 on bad data with one message naming file, record and field, and no stack', async () => {

@@ -14,11 +14,13 @@ export function sampleData(site: Site): string[] {
     lines.push(
       `content/testimonials.json: ${samples} of ${testimonials.length} testimonials (no rating markup is published for them)`,
     );
+  const stats = about.stats.filter((s) => s.sample).map((s) => `"${s.value} ${s.label}"`);
+  const badges = about.badges.filter((b) => b.sample).map((b) => `"${b.title}"`);
   const figures = [
-    ...about.stats.filter((s) => s.sample).map((s) => `"${s.value} ${s.label}"`),
-    ...about.badges.filter((b) => b.sample).map((b) => `"${b.title}"`),
+    ...(stats.length > 0 ? [`figures ${stats.join(', ')}`] : []),
+    ...(badges.length > 0 ? [`badges ${badges.join(', ')}`] : []),
   ];
-  if (figures.length > 0) lines.push(`content/about.json: ${figures.join(', ')}`);
+  if (figures.length > 0) lines.push(`content/about.json: ${figures.join('; ')}`);
   return lines;
 }
 
