@@ -73,6 +73,11 @@ export function auditSummary(report: AuditReport): string {
         `  ${k.kind.padEnd(width)}  ${String(k.pages).padStart(5)}  ${percent(k.medianOwnShare).padStart(10)}, ${percent(k.minOwnShare).padStart(4)}     ${similar(k.medianSimilarity).padStart(12)}, ${similar(k.maxSimilarity).padStart(4)}       ${k.worst}`,
     ),
   ];
+  const worst = [...report.pages].sort((a, b) => a.ownShare - b.ownShare).slice(0, 5);
+  if (worst.length > 0)
+    lines.push(
+      `  Least of their own: ${worst.map((p) => `${p.path} ${percent(p.ownShare)}`).join(', ')}`,
+    );
   if (report.thin.length > 0)
     lines.push(
       `  Thin (fewer than ${report.thresholds.thinPhrases} phrases of their own): ${report.thin.slice(0, 5).join(', ')}${report.thin.length > 5 ? ` and ${report.thin.length - 5} more` : ''}`,

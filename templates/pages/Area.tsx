@@ -40,7 +40,10 @@ export function AreaPage(ctx: PageContext) {
   const place = province ? area.name : `${area.name}, ${city.name}`;
   const crumbs = trail(ctx, area.name);
   // A province's page holds its own facts instead of the FAQ every place shares.
-  const faqs = province ? [] : placeFaq(ctx, place);
+  // An area described in the data is a page of its own: its description, not the FAQ and the
+  // nearby cities every area of its city shares.
+  const described = !province && !!area.description;
+  const faqs = province || described ? [] : placeFaq(ctx, place);
   const provinceCities = province ? site.cities.filter((c) => c.province === area.name) : [];
   const code = province ? provinceByName(area.name)?.code : undefined;
   const rules = code ? site.facts.provinces.get(code) : undefined;
@@ -113,26 +116,40 @@ export function AreaPage(ctx: PageContext) {
         </Section>
       )}
 
-      <Section
-        id="nearby-title"
-        title={province ? `Cities We Serve in ${area.name}` : `Public Adjusters Near ${area.name}`}
-      >
-        {province ? (
-          provinceCities.length > 0 ? (
-            <CityLinks cities={provinceCities} />
+      {described ? (
+        <Section id="nearby-title" title={`More About Claims in ${city.name}`}>
+          <p>
+            {area.name} is part of {city.name}:{' '}
+            <a href={links.city(city)}>
+              what {city.name}'s claims, catastrophes and rules look like
+            </a>
+            .
+          </p>
+        </Section>
+      ) : (
+        <Section
+          id="nearby-title"
+          title={
+            province ? `Cities We Serve in ${area.name}` : `Public Adjusters Near ${area.name}`
+          }
+        >
+          {province ? (
+            provinceCities.length > 0 ? (
+              <CityLinks cities={provinceCities} />
+            ) : (
+              <p>
+                Start the free assessment above and we will match you with an adjuster who serves
+                your community.
+              </p>
+            )
           ) : (
-            <p>
-              Start the free assessment above and we will match you with an adjuster who serves your
-              community.
-            </p>
-          )
-        ) : (
-          <Shared
-            component={NearbyCities}
-            props={{ city, cities: nearbyCities(site, city, NEARBY) }}
-          />
-        )}
-      </Section>
+            <Shared
+              component={NearbyCities}
+              props={{ city, cities: nearbyCities(site, city, NEARBY) }}
+            />
+          )}
+        </Section>
+      )}
 
       {faqs.length > 0 && (
         <Section id="faq-title" title="Frequently Asked Questions" tone="soft">
