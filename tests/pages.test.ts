@@ -184,7 +184,16 @@ describe('city pages', () => {
     expect(root.querySelector('form[data-questionnaire]')?.getAttribute('action')).toBe(
       '/api/lead',
     );
-    expect(text(root.querySelector('.prose p'))).toBe(toronto?.description);
+    // The description, then where each of its statements can be checked.
+    const intro = root.querySelector('#intro-title ~ .prose p');
+    expect(text(intro).startsWith(toronto?.description ?? '-')).toBe(true);
+    expect(intro && hrefs(intro, '.source a')).toEqual(
+      toronto?.descriptionSources.map((s) => s.url),
+    );
+    expect(toronto?.descriptionSources.length).toBeGreaterThan(0);
+    expect(hrefs(root, '#intro-title ~ .prose .muted a')).toEqual([
+      site.facts.populationSource?.url,
+    ]);
     expect(hrefs(root, '.chips a')).toEqual(toronto?.areas.map((a) => `/toronto/${a.slug}/`));
     // The insured catastrophes the data set links to Toronto, each with its source.
     const events = root.querySelectorAll('#catastrophes-title ~ ul > li');

@@ -71,6 +71,7 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
         [...site.facts.provinces.values()],
         site.facts.nationalComplaints,
         site.facts.catastrophes,
+        site.facts.populationSource,
         assets.css,
         assets.js,
         assets.cityIndex,

@@ -68,6 +68,7 @@ export const siteDigest = (site: Site) =>
     [...site.facts.provinces.values()],
     site.facts.nationalComplaints,
     site.facts.catastrophes,
+    site.facts.populationSource,
   ]);
 
 export const manifestFile = (outDir: string) =>

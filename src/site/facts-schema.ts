@@ -57,3 +57,6 @@ export type ProvincesRecord = z.infer<typeof provincesSchema>;
 export type ProvinceFacts = ProvincesRecord['provinces'][number];
 export type Body = z.infer<typeof bodySchema>;
 export type Catastrophe = z.infer<typeof catastrophesSchema>[number];
+
+/** data/sources.json: the sources of fact families every city shares (their populations). */
+export const familySourcesSchema = z.strictObject({ population: sourceSchema });

@@ -5,10 +5,12 @@ import {
   type Body,
   type Catastrophe,
   catastrophesSchema,
+  familySourcesSchema,
   type ProvinceFacts,
   provincesSchema,
 } from './facts-schema.js';
 import { parseRecord, readJson } from './read.js';
+import type { Source } from './schema.js';
 
 /** Sourced facts beyond the cities: who regulates claims where, and the catastrophes insured. */
 export interface Facts {
@@ -18,6 +20,8 @@ export interface Facts {
   nationalComplaints: readonly Body[];
   /** Newest first. */
   catastrophes: readonly Catastrophe[];
+  /** Where the populations come from (sources.json); null when the data set does not say. */
+  populationSource: Source | null;
 }
 
 /**
@@ -71,8 +75,20 @@ export function loadFacts(
     });
   });
 
-  if (!provinces || !catastrophes) return undefined;
+  const sourcesFile = path.join(dataDir, 'sources.json');
+  const families = existsSync(sourcesFile)
+    ? parseRecord(
+        familySourcesSchema,
+        readJson(sourcesFile, rel, issues),
+        rel(sourcesFile),
+        null,
+        issues,
+      )
+    : { population: null };
+
+  if (!provinces || !catastrophes || !families) return undefined;
   return {
+    populationSource: families.population,
     provinces: new Map(provinces.provinces.map((p) => [p.code, p])),
     nationalComplaints: provinces.national.complaints,
     catastrophes: [...catastrophes].sort((a, b) => b.year - a.year),

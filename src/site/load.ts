@@ -248,6 +248,7 @@ function toCity(rec: CityRecord): City {
     coordinates: rec.coordinates,
     incorporationDate: rec.incorporationDate,
     description: rec.description,
+    descriptionSources: rec.descriptionSources ?? [],
     areas: toAreas(rec.areas),
     national: false,
   };
@@ -265,6 +266,7 @@ function toNational(rec: NationalRecord): City {
     coordinates: rec.coordinates,
     incorporationDate: null,
     description: rec.description,
+    descriptionSources: rec.descriptionSources ?? [],
     areas: toAreas(rec.areas),
     national: true,
   };

@@ -22,6 +22,8 @@ export interface City {
   coordinates: { lat: number; lng: number };
   incorporationDate: string | null;
   description: string;
+  /** Where the description can be checked; none in a data set made before they were kept. */
+  descriptionSources: Source[];
   areas: Area[];
   national: boolean;
 }

@@ -58,6 +58,8 @@ export const citySchema = z.strictObject({
   coordinates,
   incorporationDate: isoDate,
   description: text,
+  /** Where each statement of the description can be checked. */
+  descriptionSources: z.array(sourceSchema).min(1).max(3).optional(),
   areas: z.array(areaSchema).min(1, 'must list at least one area'),
 });
 
@@ -68,6 +70,7 @@ export const nationalSchema = z.strictObject({
   population: z.number().int('must be a whole number').positive('must be greater than 0'),
   coordinates,
   description: text,
+  descriptionSources: z.array(sourceSchema).min(1).max(3).optional(),
   areas: z.array(text),
 });
 

@@ -1,4 +1,5 @@
 import type { Body, Catastrophe, ProvinceFacts } from '../../src/site/facts-schema.js';
+import { formatWhole } from '../../src/site/format.js';
 import type { City } from '../../src/site/model.js';
 import type { Source } from '../../src/site/schema.js';
 import { links } from '../../src/urls.js';
@@ -14,6 +15,36 @@ export function Cite({ source }: { source: Source }) {
       </a>
       )
     </span>
+  );
+}
+
+/** Several sources of one text, in one parenthesis; nothing for none. */
+export function Cites({ sources }: { sources: readonly Source[] }) {
+  if (sources.length === 0) return null;
+  return (
+    <span className="source">
+      {' '}
+      ({sources.length === 1 ? 'Source' : 'Sources'}:{' '}
+      {sources.map((s, i) => (
+        <span key={s.url}>
+          {i > 0 && '; '}
+          <a href={s.url} rel="noopener">
+            {s.publisher}
+          </a>
+        </span>
+      ))}
+      )
+    </span>
+  );
+}
+
+/** "population 2,794,356 (2021 Census)", the census linked when the data names it. */
+export function Population({ city, source }: { city: City; source: Source | null }) {
+  return (
+    <p className="muted">
+      {city.name}, {city.province}: population {formatWhole(city.population)} (
+      {source ? <a href={source.url}>2021 Census</a> : '2021 Census'}).
+    </p>
   );
 }
 

@@ -10,7 +10,13 @@ import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
-import { CatastropheList, Cite, ProvinceRules } from '../components/LocalFacts.js';
+import {
+  CatastropheList,
+  Cite,
+  Cites,
+  Population,
+  ProvinceRules,
+} from '../components/LocalFacts.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
@@ -87,11 +93,10 @@ export function AreaPage(ctx: PageContext) {
               <p>
                 Homes and businesses in {area.name} face the same risks as the rest of {city.name}.{' '}
                 {city.description}
+                <Cites sources={city.descriptionSources} />
               </p>
             )}
-            <p className="muted">
-              {city.name}, {city.province}: population {formatWhole(city.population)} (2021 Census).
-            </p>
+            <Population city={city} source={site.facts.populationSource} />
           </div>
         </Section>
       )}

@@ -4,13 +4,14 @@ import { Shared } from '../../src/render/fragments.js';
 import { NEARBY } from '../../src/routes.js';
 import { formatWhole } from '../../src/site/format.js';
 import { type City, distanceKm, nearbyCities, type Site } from '../../src/site/model.js';
+import type { Source } from '../../src/site/schema.js';
 import { slugify } from '../../src/site/slug.js';
 import { links } from '../../src/urls.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
-import { CatastropheList } from '../components/LocalFacts.js';
+import { CatastropheList, Cites, Population } from '../components/LocalFacts.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
@@ -81,7 +82,10 @@ export function CityLandingPage(ctx: PageContext) {
         </Section>
       )}
 
-      <Shared component={CityIntro} props={{ city }} />
+      <Shared
+        component={CityIntro}
+        props={{ city, populationSource: site.facts.populationSource }}
+      />
 
       {kind === 'home' && !city.national && <Shared component={CityFacts} props={{ city, site }} />}
 
@@ -109,7 +113,7 @@ export function CityLandingPage(ctx: PageContext) {
 }
 
 /** The city's own words and neighbourhoods: the same on its five landing pages. */
-function CityIntro({ city }: { city: City }) {
+function CityIntro({ city, populationSource }: { city: City; populationSource: Source | null }) {
   return (
     <>
       <Section
@@ -122,12 +126,11 @@ function CityIntro({ city }: { city: City }) {
         tone="soft"
       >
         <div className="prose">
-          <p>{city.description}</p>
-          {!city.national && (
-            <p className="muted">
-              {city.name}, {city.province}: population {formatWhole(city.population)} (2021 Census).
-            </p>
-          )}
+          <p>
+            {city.description}
+            <Cites sources={city.descriptionSources} />
+          </p>
+          {!city.national && <Population city={city} source={populationSource} />}
         </div>
       </Section>
 

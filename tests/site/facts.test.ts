@@ -23,7 +23,7 @@ async function issuesOf(data: string) {
 }
 
 describe('sourced facts', () => {
-  it('every fact of the bundled data names its publisher and an https page', async () => {
+  it('every fact of the bundled data names its publisher and a page', async () => {
     const site = await loadSite(BUNDLED_DATA);
     const sources = [
       ...[...site.facts.provinces.values()].flatMap((p) => [
@@ -33,11 +33,19 @@ describe('sourced facts', () => {
       ]),
       ...site.facts.nationalComplaints.map((c) => c.source),
       ...site.facts.catastrophes.map((c) => c.source),
+      ...[site.national, ...site.cities].flatMap((c) => c.descriptionSources),
+      ...[site.national, ...site.cities].flatMap((c) =>
+        c.areas.flatMap((a) => (a.source ? [a.source] : [])),
+      ),
     ];
-    expect(sources.length).toBeGreaterThan(40);
+    // Every description, of a city or a neighbourhood, names where to check it.
+    for (const c of [site.national, ...site.cities])
+      expect(c.descriptionSources.length, c.slug).toBeGreaterThan(0);
+    expect(site.facts.populationSource?.url).toMatch(/^https:\/\/www12\.statcan\.gc\.ca\//);
+    expect(sources.length).toBeGreaterThan(500);
     for (const s of sources) {
       expect(s.publisher.trim()).not.toBe('');
-      expect(s.url).toMatch(/^https:\/\/[a-z0-9.-]+\//);
+      expect(s.url).toMatch(/^https?:\/\/[a-z0-9.-]+(:\d+)?\//);
     }
     // Every province and territory has its regulator.
     expect(site.facts.provinces.size).toBe(13);
