@@ -5,6 +5,7 @@ import { renderPage } from '../src/render/render.js';
 import { aggregateRating } from '../src/render/structured-data.js';
 import { buildPages } from '../src/routes.js';
 import { loadSite } from '../src/site/load.js';
+import { nearbyCities } from '../src/site/model.js';
 import { slugify } from '../src/site/slug.js';
 import { percentIncrease } from '../templates/components/Testimonials.js';
 import { TEMPLATES } from '../templates/pages/index.js';
@@ -209,13 +210,24 @@ describe('city pages', () => {
     expect(hrefs(root, '#rules-title ~ p a')).toEqual(['/canada/ontario/']);
     const nearby = root.querySelectorAll('#nearby-title ~ ul > li');
     expect(nearby).toHaveLength(6);
-    expect(text(nearby[0])).toMatch(/^Mississauga \(Ontario, \d+ km\)$/);
+    const nearest = toronto && nearbyCities(site, toronto, 6)[0];
+    expect(text(nearby[0])).toMatch(new RegExp(`^${nearest?.name} \\(Ontario, \\d+ km\\)$`));
     // The process and the FAQ, the same in every city, are on the city's other pages.
     expect(root.querySelector('#how-title')).toBeNull();
     expect(root.querySelector('.accordion')).toBeNull();
     expect(text(root)).toContain('5-15%');
     expect(root.querySelector('.cta')).not.toBeNull();
     expect(types(root)).toEqual(['ProfessionalService', 'BreadcrumbList', 'Service']);
+  });
+
+  it("names the sources of a city's neighbourhood names and coordinates where the data has them", () => {
+    const root = render('/vancouver/');
+    const vancouver = site.bySlug.get('vancouver');
+    expect(vancouver?.sources.areas && vancouver.sources.coordinates).toBeTruthy();
+    expect(hrefs(root, '#areas-title ~ .muted .source a')).toEqual([vancouver?.sources.areas?.url]);
+    expect(hrefs(root, '#nearby-title ~ .section-intro .source a')).toEqual([
+      vancouver?.sources.coordinates?.url,
+    ]);
   });
 
   it("a city's other landing pages keep How It Works and the four FAQs", () => {

@@ -250,6 +250,7 @@ function toCity(rec: CityRecord): City {
     description: rec.description,
     descriptionSources: rec.descriptionSources ?? [],
     areas: toAreas(rec.areas),
+    sources: rec.sources ?? {},
     national: false,
   };
 }
@@ -268,6 +269,7 @@ function toNational(rec: NationalRecord): City {
     description: rec.description,
     descriptionSources: rec.descriptionSources ?? [],
     areas: toAreas(rec.areas),
+    sources: {},
     national: true,
   };
 }

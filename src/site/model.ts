@@ -25,6 +25,8 @@ export interface City {
   /** Where the description can be checked; none in a data set made before they were kept. */
   descriptionSources: Source[];
   areas: Area[];
+  /** Where its coordinates, incorporation date and areas' names can be checked, where known. */
+  sources: { coordinates?: Source; incorporationDate?: Source; areas?: Source };
   national: boolean;
 }
 

@@ -61,6 +61,14 @@ export const citySchema = z.strictObject({
   /** Where each statement of the description can be checked. */
   descriptionSources: z.array(sourceSchema).min(1).max(3).optional(),
   areas: z.array(areaSchema).min(1, 'must list at least one area'),
+  /** Where the coordinates, the incorporation date and the areas' names can be checked. */
+  sources: z
+    .strictObject({
+      coordinates: sourceSchema.optional(),
+      incorporationDate: sourceSchema.optional(),
+      areas: sourceSchema.optional(),
+    })
+    .optional(),
 });
 
 export const nationalSchema = z.strictObject({

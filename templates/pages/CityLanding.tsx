@@ -11,7 +11,7 @@ import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
-import { CatastropheList, Cites, Population } from '../components/LocalFacts.js';
+import { CatastropheList, Cite, Cites, Population } from '../components/LocalFacts.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
@@ -145,6 +145,12 @@ function CityIntro({ city, populationSource }: { city: City; populationSource: S
               </li>
             ))}
           </ul>
+          {city.sources.areas && (
+            <p className="muted">
+              Neighbourhood names
+              <Cite source={city.sources.areas} />
+            </p>
+          )}
         </Section>
       )}
     </>
@@ -182,7 +188,16 @@ function CityFacts({ city, site }: { city: City; site: Site }) {
           </p>
         </Section>
       )}
-      <Section id="nearby-title" title={`Cities Near ${city.name}`}>
+      <Section
+        id="nearby-title"
+        title={`Cities Near ${city.name}`}
+        intro={
+          <>
+            Straight-line distances between city centres
+            {city.sources.coordinates && <Cite source={city.sources.coordinates} />}.
+          </>
+        }
+      >
         <ul className="city-links">
           {nearby.map((c) => (
             <li key={c.slug}>
