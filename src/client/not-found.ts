@@ -24,6 +24,11 @@ export function resolveNotFound(pathname: string, cities: readonly LookupCity[])
   const segments = pathname.split('/').filter(Boolean).map(safeDecode);
   const [first = '', ...rest] = segments;
   const sub = rest[0] ?? '';
+  const found = lookupCity(first, cities);
+  // A claim type mistyped or shortened (/toronto/fire-damage) is the claim type's page; the
+  // national one for a city not found, as for the claim types' own pages.
+  const claim = rest.length === 1 ? claimSegmentFor(sub) : undefined;
+  if (claim && claim !== sub) return { redirect: links.cityPage(found ?? NATIONAL, claim) };
   if (
     /-claims$/.test(sub) &&
     !FALLBACK.has(sub) &&
@@ -32,7 +37,6 @@ export function resolveNotFound(pathname: string, cities: readonly LookupCity[])
   ) {
     return { screen: 'service' };
   }
-  const found = lookupCity(first, cities);
   if (found && found.slug !== first) return { redirect: pagePath(found.slug, ...rest) };
   if (found)
     return rest.length > 0 ? { redirect: links.city(found) } : { screen: 'city', typed: first };
@@ -40,6 +44,17 @@ export function resolveNotFound(pathname: string, cities: readonly LookupCity[])
   if (FALLBACK.has(sub) && rest.length === 1) return { redirect: links.cityPage(NATIONAL, sub) };
   if (/-claims$/.test(sub)) return { screen: 'service' };
   return { screen: 'city', typed: first };
+}
+
+/**
+ * The claim-type segment a typed one stands for: the spec's rule (the type is what is left once
+ * -damage-claims or -claims is removed), also for a segment cut short (fire-damage, flood) or a
+ * claim in the singular.
+ */
+export function claimSegmentFor(typed: string): string | undefined {
+  const core = typed.toLowerCase().replace(/(-damage)?(-claims?)?$/, '');
+  if (!core) return undefined;
+  return CLAIM_TYPES.find((c) => c.type === core)?.segment;
 }
 
 function safeDecode(s: string): string {

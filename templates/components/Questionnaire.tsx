@@ -7,6 +7,7 @@ import {
   label,
 } from '../../src/lead/rules.js';
 import { Shared } from '../../src/render/fragments.js';
+import { links } from '../../src/urls.js';
 import { Honeypot, PersonFields } from './FormFields.js';
 
 function Step({ n, title, children }: { n: number; title: string; children: ReactNode }) {
@@ -27,18 +28,27 @@ function Choice({
   value,
   label,
   required,
+  checked,
 }: {
   type: 'radio' | 'checkbox';
   name: string;
   value: string;
   label: string;
   required?: boolean;
+  checked?: boolean;
 }) {
   return (
     <label className="choice">
-      <input type={type} name={name} value={value} required={required} /> <span>{label}</span>
+      <input type={type} name={name} value={value} required={required} defaultChecked={checked} />{' '}
+      <span>{label}</span>
     </label>
   );
+}
+
+/** What a claim-type page's form starts with: its property or damage type already chosen. */
+export interface Preset {
+  claimType?: 'residential' | 'commercial';
+  damage?: (typeof DAMAGE_TYPES)[number];
 }
 
 /**
@@ -53,6 +63,7 @@ export function Questionnaire({
   pagePath,
   kind = 'questionnaire',
   phone,
+  preset = NO_PRESET,
 }: {
   title: string;
   intro?: string;
@@ -62,6 +73,7 @@ export function Questionnaire({
   kind?: 'questionnaire' | 'assessment';
   /** Named in the failure message. */
   phone: string;
+  preset?: Preset;
 }) {
   return (
     <form
@@ -81,13 +93,15 @@ export function Questionnaire({
       <input type="hidden" name="city" value={cityName} />
       <input type="hidden" name="page" value={pagePath} />
       <input type="hidden" name="submissionId" value="" data-submission-id="" />
-      <Shared component={QuestionnaireBody} props={{}} />
+      <Shared component={QuestionnaireBody} props={preset} />
     </form>
   );
 }
 
-/** Everything in the form that is the same on every page: rendered once per build. */
-function QuestionnaireBody() {
+const NO_PRESET: Preset = {};
+
+/** Everything in the form but its page's hidden fields: rendered once per preset. */
+function QuestionnaireBody({ claimType, damage }: Preset) {
   return (
     <>
       <Honeypot />
@@ -102,15 +116,30 @@ function QuestionnaireBody() {
               value="residential"
               label="Residential"
               required
+              checked={claimType === 'residential'}
             />
-            <Choice type="radio" name="claimType" value="commercial" label="Commercial" required />
+            <Choice
+              type="radio"
+              name="claimType"
+              value="commercial"
+              label="Commercial"
+              required
+              checked={claimType === 'commercial'}
+            />
           </div>
         </fieldset>
         <fieldset>
           <legend>Type of damage (choose all that apply)</legend>
           <div className="choices choices-3">
             {DAMAGE_TYPES.map((d) => (
-              <Choice key={d} type="checkbox" name="damageTypes" value={d} label={label(d)} />
+              <Choice
+                key={d}
+                type="checkbox"
+                name="damageTypes"
+                value={d}
+                label={label(d)}
+                checked={damage === d}
+              />
             ))}
           </div>
         </fieldset>
@@ -183,6 +212,11 @@ function QuestionnaireBody() {
       </div>
       <p className="form-note">
         Free and confidential. No upfront fees. We respond within 24 hours.
+      </p>
+      <p className="form-note form-consent">
+        By sending this form, you agree that we share your answers with a licensed adjuster who
+        serves your area, so that they can contact you and assess your claim. See our{' '}
+        <a href={links.page('privacy')}>Privacy Policy</a>.
       </p>
     </>
   );

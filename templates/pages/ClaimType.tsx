@@ -3,11 +3,12 @@ import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
 import type { ServiceType } from '../../src/site/content-schema.js';
+import type { ClaimType } from '../../src/site/segments.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
-import { Questionnaire } from '../components/Questionnaire.js';
+import { type Preset, Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
 import { Layout } from '../layout/Layout.js';
@@ -47,6 +48,7 @@ export function ClaimTypePage(ctx: PageContext) {
           pagePath={page.path}
           phone={site.settings.phone}
           kind="assessment"
+          preset={PRESETS[type.type as ClaimType]}
         />
       </CityHero>
 
@@ -75,6 +77,16 @@ export function ClaimTypePage(ctx: PageContext) {
     </Layout>
   );
 }
+
+/** The form on a claim type's page starts with what the page is about. */
+const PRESETS: Record<ClaimType, Preset> = {
+  residential: { claimType: 'residential' },
+  commercial: { claimType: 'commercial' },
+  fire: { damage: 'fire' },
+  flood: { damage: 'water' },
+  storm: { damage: 'storm' },
+  other: {},
+};
 
 /** What a claim type is about: the same for the claim type in every city. */
 function ClaimTypeSections({ type }: { type: ServiceType }) {

@@ -21,6 +21,25 @@ describe('the not-found page decision', () => {
     });
   });
 
+  it('sends a claim type mistyped or cut short to the claim type page', () => {
+    expect(resolveNotFound('/toronto/fire-damage', cities)).toEqual({
+      redirect: '/toronto/fire-damage-claims/',
+    });
+    expect(resolveNotFound('/toronto/flood', cities)).toEqual({
+      redirect: '/toronto/flood-damage-claims/',
+    });
+    // The spec's own rule: the type is what is left without -damage-claims or -claims.
+    expect(resolveNotFound('/toronto/storm-claims', cities)).toEqual({
+      redirect: '/toronto/storm-damage-claims/',
+    });
+    expect(resolveNotFound('/torontoo/residential-claim', cities)).toEqual({
+      redirect: '/toronto/residential-claims/',
+    });
+    expect(resolveNotFound('/atlantis/fire-damage', cities)).toEqual({
+      redirect: '/canada/fire-damage-claims/',
+    });
+  });
+
   it('shows Page Not Found for an unknown claim type under a known city', () => {
     expect(resolveNotFound('/toronto/meteor-damage-claims', cities)).toEqual({ screen: 'service' });
     expect(resolveNotFound('/atlantis/meteor-claims', cities)).toEqual({ screen: 'service' });

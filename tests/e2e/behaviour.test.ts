@@ -113,6 +113,12 @@ for (const width of WIDTHS) {
       // Unknown city on a page that uses the national fallback.
       await page.goto(`${env.site.url}/atlantis/fire-damage-claims`);
       await page.waitForURL('**/canada/fire-damage-claims/');
+
+      // A claim type typed short lands on the claim type's page, whose form starts with it.
+      await page.goto(`${env.site.url}/toronto/fire-damage`);
+      await page.waitForURL('**/toronto/fire-damage-claims/');
+      expect(await page.locator('#main form').getByLabel('Fire').isChecked()).toBe(true);
+      expect(await page.locator('#main form').getByLabel('Water').isChecked()).toBe(false);
       expect(errors).toEqual([]);
       await context.close();
     });
