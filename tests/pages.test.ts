@@ -230,6 +230,15 @@ describe('city pages', () => {
     ]);
   });
 
+  it('says under the submit button who receives the answers, linking the privacy policy', () => {
+    for (const path of ['/toronto/', '/montreal/fire-damage-claims/', '/toronto/the-annex/']) {
+      const consent = render(path).querySelector('form[data-questionnaire] .form-consent');
+      expect(text(consent), path).toContain('we share your answers with a licensed adjuster');
+      expect(consent?.querySelector('a')?.getAttribute('href')).toBe('/privacy/');
+    }
+    expect(text(render('/privacy/'))).toContain('Your consent when you send a form.');
+  });
+
   it("a city's other landing pages keep How It Works and the four FAQs", () => {
     const root = render('/toronto/public-adjusters/');
     expect(root.querySelectorAll('#how-title ~ .steps > li')).toHaveLength(3);
