@@ -123,6 +123,34 @@ for (const width of WIDTHS) {
       await context.close();
     });
 
+    it('blog cards and form choices keep clear of the screen edges and of their own padding', async () => {
+      const { page, context, errors } = await openPage(env.browser, width);
+      await page.goto(`${env.site.url}/blog/`);
+      const cards = await page
+        .locator('.post-list > li')
+        .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+      expect(cards.length).toBeGreaterThan(0);
+      const view = page.viewportSize()?.width ?? width;
+      for (const r of cards) {
+        expect(r.left).toBeGreaterThanOrEqual(16);
+        expect(view - r.right).toBeGreaterThanOrEqual(16);
+      }
+      await page.goto(`${env.site.url}/toronto/fire-damage-claims/`);
+      const overflows = await page.locator('#main form .choice').evaluateAll((labels) =>
+        labels.flatMap((label) => {
+          const box = label.getBoundingClientRect();
+          // Only the step on screen: the others are hidden until reached.
+          if (box.width === 0) return [];
+          const text = label.querySelector('span')?.getBoundingClientRect();
+          const pad = Number.parseFloat(getComputedStyle(label).paddingRight);
+          return text && text.right > box.right - pad + 0.5 ? [label.textContent] : [];
+        }),
+      );
+      expect(overflows).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
     it('mobile menu: opens, locks scroll, closes on Escape and on a link', async () => {
       const { page, context, errors } = await openPage(env.browser, width);
       await page.goto(`${env.site.url}/toronto`);
