@@ -50,6 +50,8 @@ export const links = {
     return q ? `${path}?${q}` : path;
   },
   tel: (phone: string) => `tel:+${phone.replace(/\D/g, '')}`,
+  /** The claim form's id on a page that has it: links within the page go to `#` it. */
+  claimFormId: 'claim-form',
   mailto: (email: string) => `mailto:${email}`,
 };
 

@@ -230,6 +230,18 @@ describe('city pages', () => {
     ]);
   });
 
+  it("the header's assessment button goes to the form on a page that has it, else to the form's page", () => {
+    const button = (root: HTMLElement) =>
+      root.querySelector('.site-header .button-accent')?.getAttribute('href');
+    for (const path of ['/toronto/', '/toronto/fire-damage-claims/', '/toronto/the-annex/']) {
+      const root = render(path);
+      expect(button(root), path).toBe('#claim-form');
+      expect(root.querySelector('#claim-form')?.getAttribute('data-questionnaire')).toBe('');
+    }
+    expect(button(render('/faq/'))).toBe('/canada/free-consultation/');
+    expect(button(render('/toronto/about/'))).toBe('/toronto/free-consultation/');
+  });
+
   it('says under the submit button who receives the answers, linking the privacy policy', () => {
     for (const path of ['/toronto/', '/montreal/fire-damage-claims/', '/toronto/the-annex/']) {
       const consent = render(path).querySelector('form[data-questionnaire] .form-consent');

@@ -77,6 +77,7 @@ export function Questionnaire({
 }) {
   return (
     <form
+      id={links.claimFormId}
       className="questionnaire"
       method="post"
       action={endpoint}

@@ -6,10 +6,13 @@ export function Header({
   siteName,
   phone,
   scope,
+  formOnPage = false,
 }: {
   siteName: string;
   phone: string;
   scope: string;
+  /** The page has the claim form: the assessment button goes to it, not to another page. */
+  formOnPage?: boolean;
 }) {
   const items = [
     { href: links.home, label: 'Home' },
@@ -43,7 +46,10 @@ export function Header({
           <a className="nav-phone" href={links.tel(phone)}>
             {phone}
           </a>
-          <a className="button button-accent" href={links.cityPage(scope, 'free-consultation')}>
+          <a
+            className="button button-accent"
+            href={formOnPage ? `#${links.claimFormId}` : links.cityPage(scope, 'free-consultation')}
+          >
             Free Claim Assessment
           </a>
         </nav>

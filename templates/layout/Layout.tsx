@@ -10,10 +10,13 @@ import { Header } from './Header.js';
 export function Layout({
   ctx,
   jsonLd = [],
+  form = false,
   children,
 }: {
   ctx: PageContext;
   jsonLd?: readonly object[];
+  /** The page has the claim form. */
+  form?: boolean;
   children: ReactNode;
 }) {
   const { siteName, phone, email } = ctx.site.settings;
@@ -23,7 +26,7 @@ export function Layout({
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <Shared component={Header} props={{ siteName, phone, scope }} />
+      <Shared component={Header} props={{ siteName, phone, scope, formOnPage: form }} />
       <main id="main">{children}</main>
       <Shared
         component={Footer}

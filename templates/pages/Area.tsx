@@ -58,7 +58,7 @@ export function AreaPage(ctx: PageContext) {
     : [];
   const quebec = province ? code === 'QC' : isQuebec(city);
   return (
-    <Layout ctx={ctx} jsonLd={localServiceJsonLd(ctx, city, crumbs, faqs)}>
+    <Layout ctx={ctx} form jsonLd={localServiceJsonLd(ctx, city, crumbs, faqs)}>
       <Breadcrumbs trail={crumbs} />
       <CityHero
         title={`Public Adjusters in ${place}`}

@@ -45,7 +45,11 @@ export function CityLandingPage(ctx: PageContext) {
   const crumbs = trail(ctx, kind === 'home' ? city.name : heading);
   const quebec = isQuebec(city);
   return (
-    <Layout ctx={ctx} jsonLd={localServiceJsonLd(ctx, city, crumbs, kind === 'home' ? [] : faqs)}>
+    <Layout
+      ctx={ctx}
+      form
+      jsonLd={localServiceJsonLd(ctx, city, crumbs, kind === 'home' ? [] : faqs)}
+    >
       <Breadcrumbs trail={crumbs} />
       <CityHero
         title={heading}

@@ -28,6 +28,7 @@ export function ClaimTypePage(ctx: PageContext) {
   return (
     <Layout
       ctx={ctx}
+      form
       jsonLd={[
         business(site),
         breadcrumbs(site, crumbs),

@@ -151,6 +151,20 @@ for (const width of WIDTHS) {
       await context.close();
     });
 
+    it("the header's assessment button scrolls to the form on a page that has one", async () => {
+      const { page, context, errors } = await openPage(env.browser, width);
+      await page.goto(`${env.site.url}/toronto/fire-damage-claims/`);
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      if (width < 900) await page.locator('[data-menu-toggle]').click();
+      await page.locator('.site-header .button-accent').click();
+      await page.waitForURL('**/toronto/fire-damage-claims/#claim-form');
+      await expect
+        .poll(() => page.locator('#claim-form').evaluate((f) => f.getBoundingClientRect().top))
+        .toBeLessThan(page.viewportSize()?.height ?? 0);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
     it('mobile menu: opens, locks scroll, closes on Escape and on a link', async () => {
       const { page, context, errors } = await openPage(env.browser, width);
       await page.goto(`${env.site.url}/toronto`);
