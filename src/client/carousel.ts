@@ -1,26 +1,45 @@
 /**
- * The testimonial strip moves 1 px every 20 ms, pauses on hover and while focus is
- * inside, and jumps back to the start at half its scroll width (the list is rendered twice).
- * With prefers-reduced-motion it stays still and can be scrolled by hand.
+ * The testimonial strip moves 1 px every 20 ms and jumps back to the start at half its scroll
+ * width (the list is rendered twice). It holds still while the pointer is over it, while focus
+ * is inside it, while a finger is on it, and once its Pause button is pressed, until Play. With
+ * prefers-reduced-motion it never moves (and shows no button), and can be scrolled by hand.
  */
-export function initCarousel(el: HTMLElement): void {
+export function initCarousel(el: HTMLElement, toggle: HTMLButtonElement | null): void {
   if (window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
   let hover = false;
   let focus = false;
-  el.addEventListener('mouseenter', () => {
+  let touch = false;
+  let paused = false;
+  const on = (type: string, fn: () => void) => el.addEventListener(type, fn, { passive: true });
+  on('mouseenter', () => {
     hover = true;
   });
-  el.addEventListener('mouseleave', () => {
+  on('mouseleave', () => {
     hover = false;
   });
-  el.addEventListener('focusin', () => {
+  on('focusin', () => {
     focus = true;
   });
-  el.addEventListener('focusout', () => {
+  on('focusout', () => {
     focus = false;
   });
+  on('touchstart', () => {
+    touch = true;
+  });
+  for (const end of ['touchend', 'touchcancel'])
+    on(end, () => {
+      touch = false;
+    });
+  if (toggle) {
+    toggle.hidden = false;
+    toggle.addEventListener('click', () => {
+      paused = !paused;
+      toggle.setAttribute('aria-pressed', String(paused));
+      toggle.textContent = paused ? 'Play testimonials' : 'Pause testimonials';
+    });
+  }
   setInterval(() => {
-    if (hover || focus || document.hidden) return;
+    if (paused || hover || focus || touch || document.hidden) return;
     if (el.scrollLeft >= el.scrollWidth / 2) el.scrollLeft = 0;
     else el.scrollLeft += 1;
   }, 20);

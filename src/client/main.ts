@@ -13,7 +13,11 @@ for (const f of document.querySelectorAll<HTMLFormElement>('form[data-questionna
 for (const f of document.querySelectorAll<HTMLFormElement>('form[data-contact-form]'))
   initContactForm(f);
 for (const a of document.querySelectorAll<HTMLElement>('[data-accordion]')) initAccordion(a);
-for (const c of document.querySelectorAll<HTMLElement>('[data-carousel]')) initCarousel(c);
+for (const c of document.querySelectorAll<HTMLElement>('[data-carousel]'))
+  initCarousel(
+    c,
+    document.querySelector<HTMLButtonElement>(`[data-carousel-toggle][aria-controls="${c.id}"]`),
+  );
 initConfirmation(document);
 void initNotFound(document);
 initAnalytics(document);

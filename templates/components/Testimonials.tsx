@@ -59,9 +59,22 @@ export function Testimonials({ items }: { items: readonly Testimonial[] }) {
         <p className="section-intro">
           What an insurer first offered, and what the claim settled for once an adjuster took it on.
         </p>
+        {/* Shown by the script where the strip moves: anything moving longer than five seconds
+            needs a way to stop it (WCAG 2.2.2). */}
+        <button
+          type="button"
+          className="button button-outline carousel-toggle"
+          data-carousel-toggle=""
+          aria-controls="testimonials-carousel"
+          aria-pressed="false"
+          hidden
+        >
+          Pause testimonials
+        </button>
       </div>
       {/* Focusable so keyboard users can scroll it with the arrow keys; focus also pauses it. */}
       <section
+        id="testimonials-carousel"
         className="carousel"
         data-carousel=""
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be keyboard-reachable (WCAG 2.1.1)

@@ -76,6 +76,43 @@ for (const width of WIDTHS) {
       });
       await page.waitForTimeout(200);
       expect(await pos()).toBeLessThan(half / 2);
+
+      // Its Pause button stops it until Play (WCAG 2.2.2), and says which it is.
+      const toggle = page.locator('[data-carousel-toggle]');
+      await page.mouse.move(0, 0);
+      await toggle.click();
+      expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+      expect(await toggle.textContent()).toBe('Play testimonials');
+      await page.mouse.move(0, 0);
+      const e = await pos();
+      await page.waitForTimeout(1000);
+      expect(await pos()).toBe(e);
+      await toggle.click();
+      await page.mouse.move(0, 0);
+      await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+      await page.waitForTimeout(300);
+      expect(await pos()).toBeGreaterThan(e);
+      // A whole card fits the screen.
+      const card = await strip
+        .locator('li')
+        .first()
+        .evaluate((li) => li.getBoundingClientRect().width);
+      expect(card).toBeLessThanOrEqual((page.viewportSize()?.width ?? 0) - 40);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it('testimonial carousel holds still, with no Pause button, under reduced motion', async () => {
+      const { page, context, errors } = await openPage(env.browser, width, {
+        reducedMotion: 'reduce',
+      });
+      await page.goto(`${env.site.url}/toronto/about`);
+      const strip = page.locator('[data-carousel]');
+      await strip.scrollIntoViewIfNeeded();
+      const a = await strip.evaluate((el) => el.scrollLeft);
+      await page.waitForTimeout(600);
+      expect(await strip.evaluate((el) => el.scrollLeft)).toBe(a);
+      expect(await page.locator('[data-carousel-toggle]').isVisible()).toBe(false);
       expect(errors).toEqual([]);
       await context.close();
     });
