@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import { type PageContext, scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { FOOTER_CITIES, topCities } from '../../src/site/model.js';
+import { links } from '../../src/urls.js';
+import { CallBar } from './CallBar.js';
 import { Document } from './Document.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
@@ -28,6 +30,13 @@ export function Layout({
       </a>
       <Shared component={Header} props={{ siteName, phone, scope, formOnPage: form }} />
       <main id="main">{children}</main>
+      <Shared
+        component={CallBar}
+        props={{
+          phone,
+          formHref: form ? `#${links.claimFormId}` : links.cityPage(scope, 'free-consultation'),
+        }}
+      />
       <Shared
         component={Footer}
         props={{ siteName, phone, email, scope, topCities: topCities(ctx.site, FOOTER_CITIES) }}

@@ -39,7 +39,7 @@ export function ClaimTypePage(ctx: PageContext) {
       <Breadcrumbs trail={crumbs} />
       <CityHero
         title={heading}
-        lead={type.description}
+        lead={leadOf(type.description).first}
         fee={quebec ? QUEBEC.feePromise : undefined}
       >
         <Questionnaire
@@ -79,6 +79,17 @@ export function ClaimTypePage(ctx: PageContext) {
   );
 }
 
+/**
+ * A claim type's description split after its first sentence: the hero says that much, so that
+ * on a phone the form starts within the first screen and a half; the rest opens the sections.
+ */
+function leadOf(description: string): { first: string; rest: string } {
+  const at = description.search(/[.!?] /);
+  return at < 0
+    ? { first: description, rest: '' }
+    : { first: description.slice(0, at + 1), rest: description.slice(at + 2) };
+}
+
 /** The form on a claim type's page starts with what the page is about. */
 const PRESETS: Record<ClaimType, Preset> = {
   residential: { claimType: 'residential' },
@@ -91,9 +102,11 @@ const PRESETS: Record<ClaimType, Preset> = {
 
 /** What a claim type is about: the same for the claim type in every city. */
 function ClaimTypeSections({ type }: { type: ServiceType }) {
+  const { rest } = leadOf(type.description);
   return (
     <>
       <Section id="features-title" title="What We Do for You" tone="soft">
+        {rest && <p className="section-intro">{rest}</p>}
         <ul className="checklist checklist-grid">
           {type.features.map((f) => (
             <li key={f}>{f}</li>

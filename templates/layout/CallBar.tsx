@@ -1,0 +1,20 @@
+import { links } from '../../src/urls.js';
+import { Icon } from '../components/Icon.js';
+
+/**
+ * On phones, a slim bar at the bottom of the screen: a tap to call and the way to the form, in
+ * the first screen of every page. The page keeps room for it below its last line, and focus
+ * scrolls controls clear of it, so it never covers the form's buttons or the footer's links.
+ */
+export function CallBar({ phone, formHref }: { phone: string; formHref: string }) {
+  return (
+    <nav className="call-bar" aria-label="Call or start a claim">
+      <a className="call-bar-call" href={links.tel(phone)} aria-label={`Call ${phone}`}>
+        <Icon name="phone" size={18} /> {phone}
+      </a>
+      <a className="call-bar-form" href={formHref}>
+        Free Assessment
+      </a>
+    </nav>
+  );
+}
