@@ -105,3 +105,41 @@ describe('on a desktop (1280)', () => {
     await context.close();
   });
 });
+
+describe('no text against the screen edge', () => {
+  for (const width of [375, 1280]) {
+    it(`on any page kind at ${width} px`, async () => {
+      const { page, context } = await openPage(env.browser, width);
+      const touching: string[] = [];
+      for (const path of PAGES) {
+        await page.goto(`${env.site.url}${path}`);
+        await page.waitForLoadState('load');
+        const found = await page.evaluate(() => {
+          const out: string[] = [];
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          const range = document.createRange();
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (!node.textContent?.trim()) continue;
+            const el = node.parentElement;
+            // The moving testimonial strip scrolls past both edges by design.
+            if (!el || el.closest('[data-carousel], [hidden], .visually-hidden, .skip-link'))
+              continue;
+            range.selectNodeContents(node);
+            for (const r of range.getClientRects()) {
+              // Off the screen altogether (the closed menu slides in from the right): not touching.
+              if (r.width === 0 || r.right <= 0 || r.left >= innerWidth) continue;
+              if (r.left < 8 || r.right > innerWidth - 8)
+                out.push(
+                  `${node.textContent.trim().slice(0, 40)} (${Math.round(r.left)}-${Math.round(r.right)})`,
+                );
+            }
+          }
+          return out;
+        });
+        touching.push(...found.map((f) => `${path}: ${f}`));
+      }
+      expect(touching).toEqual([]);
+      await context.close();
+    });
+  }
+});
