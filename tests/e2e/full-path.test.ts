@@ -59,9 +59,10 @@ describe('browser to CRM', () => {
       ]);
       expect(crm.contacts.size).toBe(before + 1);
       const contact = [...crm.contacts.values()].at(-1);
+      // The storm page's form starts with Storm ticked; the visitor added Wind.
       expect(contact).toMatchObject({
         firstName: 'Jo',
-        tags: ['Insurance Claim', 'commercial', 'wind'],
+        tags: ['Insurance Claim', 'commercial', 'wind', 'storm'],
         address1: '2 Main St, Whitehorse, YT',
       });
       expect(crm.notes.at(-1)?.body).toContain('Roof membrane torn off in a windstorm.');
