@@ -25,7 +25,7 @@ import { DataError } from './site/errors.js';
 import { formatWhole } from './site/format.js';
 import { loadSite } from './site/load.js';
 import { PROVINCES } from './site/provinces.js';
-import { sampleData, sampleNotice } from './site/sample.js';
+import { missingTrust, sampleData, sampleNotice, trustNotice } from './site/sample.js';
 
 export interface CliIo {
   out: (text: string) => void;
@@ -143,6 +143,7 @@ export async function main(
         if (result.audit && result.auditFile)
           io.out(`${auditSummary(result.audit)}  Report: ${displayPath(result.auditFile)}\n`);
         io.out(sampleNotice(result.sample));
+        io.out(trustNotice(result.trustMissing));
       }
     });
 
@@ -197,7 +198,9 @@ export async function main(
           `Areas: ${formatWhole(areas)} in cities, ${site.national.areas.length} provinces and territories under ${site.national.slug}`,
           `Pages: ${formatWhole(pages.length)} (${formatWhole(pages.filter((p) => p.sitemap).length)} indexable)`,
           '',
-        ].join('\n') + sampleNotice(sampleData(site)),
+        ].join('\n') +
+          sampleNotice(sampleData(site)) +
+          trustNotice(missingTrust(site)),
       );
     });
 

@@ -92,6 +92,8 @@ describe('claimsite CLI', () => {
     expect(r.stdout).toContain(
       'content/about.json: figures "1000+ Satisfied Clients", "95% Success Rate"; badges "95% Success Rate"',
     );
+    expect(r.stdout).toContain('business.legalName (the legal business name)');
+    expect(r.stdout).toContain('business.licences (the licence or registration');
     // Replaced: the markers removed, nothing is listed.
     const { data, out } = await dataCopy(BUNDLED_DATA);
     for (const rel of ['site.json', 'content/testimonials.json', 'content/about.json']) {

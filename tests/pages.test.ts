@@ -242,6 +242,42 @@ describe('city pages', () => {
     expect(button(render('/toronto/about/'))).toBe('/toronto/free-consultation/');
   });
 
+  it('shows the business a homeowner can check, as much as site.json says, and nothing it does not', () => {
+    const business = {
+      legalName: 'Example Claims Services Inc.',
+      address: {
+        street: '100 King St W',
+        city: 'Toronto',
+        province: 'ON' as const,
+        postalCode: 'M5X 1A9',
+      },
+      licences: [{ province: 'ON' as const, issuedBy: 'FSRA', number: 'TEST-123' }],
+    };
+    const owned = { ...site, settings: { ...site.settings, business } };
+    const at = (path: string) => {
+      const page = pages.find((p) => p.path === path);
+      if (!page) throw new Error(path);
+      return parse(renderPage({ site: owned, page, pages, assets }, TEMPLATES));
+    };
+    const home = at('/toronto/');
+    expect(text(home.querySelector('.footer-legal'))).toContain('© Example Claims Services Inc.');
+    expect(text(home.querySelector('.footer-legal address'))).toBe(
+      '100 King St W, Toronto, ON M5X 1A9',
+    );
+    expect(text(home.querySelector('.footer-legal .licences'))).toBe(
+      'Ontario: FSRA licence TEST-123',
+    );
+    expect(text(at('/contact/'))).toContain('Who We Are');
+    const org = jsonLd(home).find((d) => d['@type'] === 'ProfessionalService');
+    expect(org.legalName).toBe('Example Claims Services Inc.');
+    expect(org.address).toMatchObject({ streetAddress: '100 King St W', postalCode: 'M5X 1A9' });
+    // The bundled site.json says none of it: nothing of it is shown or claimed.
+    const bare = render('/toronto/');
+    expect(bare.querySelector('.footer-legal address')).toBeNull();
+    expect(jsonLd(bare).find((d) => d['@type'] === 'ProfessionalService').address).toBeUndefined();
+    expect(text(render('/contact/'))).not.toContain('Who We Are');
+  });
+
   it('says under the submit button who receives the answers, linking the privacy policy', () => {
     for (const path of ['/toronto/', '/montreal/fire-damage-claims/', '/toronto/the-annex/']) {
       const consent = render(path).querySelector('form[data-questionnaire] .form-consent');

@@ -5,7 +5,7 @@ import type { AuditReport } from '../audit/audit.js';
 import { AuditFailed, auditReportFile, auditSite, writeAuditReport } from '../audit/site-audit.js';
 import { NEARBY, type Route, type RouteId } from '../routes.js';
 import { nearbySlugs } from '../site/model.js';
-import { sampleData } from '../site/sample.js';
+import { missingTrust, sampleData } from '../site/sample.js';
 import { recoverOutput } from './commit.js';
 import { type Inputs, loadInputs } from './inputs.js';
 import {
@@ -67,6 +67,8 @@ export interface GenerateResult {
   foreign: string[];
   /** What the data set still holds of the bundled samples (see sampleData). */
   sample: string[];
+  /** What site.json does not yet say of the business (see missingTrust). */
+  trustMissing: string[];
   /** The content audit, when asked for; its report is written to `auditFile`. */
   audit: AuditReport | null;
   auditFile: string | null;
@@ -127,6 +129,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
         ms: performance.now() - started,
         foreign: foreignEntries(options.outDir, files),
         sample: sampleData(inputs.site),
+        trustMissing: missingTrust(inputs.site),
         audit: audited?.report ?? null,
         auditFile: audited?.file ?? null,
       };

@@ -45,6 +45,7 @@ export const business = memoize((site: Site) => sharedJsonLd(businessOf(site)));
 function businessOf(site: Site): WithContext<ProfessionalService> {
   const { settings } = site;
   const rating = aggregateRating(site.content.testimonials);
+  const { business } = settings;
   return {
     '@context': 'https://schema.org',
     '@type': 'ProfessionalService',
@@ -57,6 +58,19 @@ function businessOf(site: Site): WithContext<ProfessionalService> {
     openingHours: 'Mo-Su 00:00-23:59',
     priceRange: 'No upfront fees; 5-15% of the settlement',
     ...(rating ? { aggregateRating: rating } : {}),
+    ...(business?.legalName ? { legalName: business.legalName } : {}),
+    ...(business?.address
+      ? {
+          address: {
+            '@type': 'PostalAddress',
+            streetAddress: business.address.street,
+            addressLocality: business.address.city,
+            addressRegion: business.address.province,
+            postalCode: business.address.postalCode,
+            addressCountry: 'CA',
+          },
+        }
+      : {}),
   };
 }
 

@@ -24,3 +24,7 @@ export const PROVINCE_NAMES = PROVINCES.map((p) => p.name) as [ProvinceName, ...
 export function provinceByName(name: string) {
   return PROVINCES.find((p) => p.name === name);
 }
+
+export function provinceByCode(code: string) {
+  return PROVINCES.find((p) => p.code === code);
+}

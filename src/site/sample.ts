@@ -30,3 +30,22 @@ export function sampleNotice(lines: readonly string[]): string {
     ? ''
     : `Sample data to replace before publishing:\n${lines.map((l) => `  ${l}\n`).join('')}`;
 }
+
+/** What site.json does not yet say of the business, which a homeowner would want to check. */
+export function missingTrust(site: Site): string[] {
+  const b = site.settings.business ?? {};
+  return [
+    ...(b.legalName ? [] : ['business.legalName (the legal business name)']),
+    ...(b.address ? [] : ['business.address (a street address)']),
+    ...(b.licences && b.licences.length > 0
+      ? []
+      : ['business.licences (the licence or registration in each province where it operates)']),
+  ];
+}
+
+/** Those as a warning, or nothing once site.json says them all. */
+export function trustNotice(missing: readonly string[]): string {
+  return missing.length === 0
+    ? ''
+    : `Missing from site.json, so not shown to visitors who want to check who you are:\n${missing.map((m) => `  ${m}\n`).join('')}`;
+}

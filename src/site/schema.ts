@@ -101,6 +101,40 @@ export const siteSettingsSchema = z.strictObject({
     .string()
     .regex(/^G-[A-Z0-9]{4,16}$/, 'must be a GA4 measurement id such as G-ABC123XYZ')
     .optional(),
+  /**
+   * Who the business is, so a homeowner can check it: its legal name, street address, and its
+   * licence or registration in each province where it operates. Shown where set; `generate`
+   * says what is missing.
+   */
+  business: z
+    .strictObject({
+      legalName: text.optional(),
+      address: z
+        .strictObject({
+          street: text,
+          city: text,
+          province: z.enum(PROVINCE_CODES, {
+            error: `must be one of: ${PROVINCE_CODES.join(', ')}`,
+          }),
+          postalCode: z
+            .string()
+            .regex(/^[A-Z]\d[A-Z] ?\d[A-Z]\d$/, 'must be a Canadian postal code such as M5V 2T6'),
+        })
+        .optional(),
+      licences: z
+        .array(
+          z.strictObject({
+            province: z.enum(PROVINCE_CODES, {
+              error: `must be one of: ${PROVINCE_CODES.join(', ')}`,
+            }),
+            /** The body that issued it, as it names itself. */
+            issuedBy: text,
+            number: text,
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
   /** Settings that still hold the bundled sample values: `generate` lists them until replaced. */
   sample: z.array(z.enum(['siteName', 'baseUrl', 'email', 'privacyEmail', 'phone'])).optional(),
 });
@@ -110,3 +144,4 @@ export type AreaRecord = z.infer<typeof areaSchema>;
 export type Source = z.infer<typeof sourceSchema>;
 export type NationalRecord = z.infer<typeof nationalSchema>;
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
+export type Business = NonNullable<SiteSettings['business']>;

@@ -1,7 +1,9 @@
 import { CLAIM_TYPE_NAMES } from '../../src/routes.js';
 import type { City } from '../../src/site/model.js';
+import type { Business } from '../../src/site/schema.js';
 import { CLAIM_TYPES, NATIONAL } from '../../src/site/segments.js';
 import { links } from '../../src/urls.js';
+import { BusinessDetails } from '../components/BusinessDetails.js';
 
 /** The footer: scoped city links, the four most populous cities, and the site pages. */
 export function Footer({
@@ -10,12 +12,14 @@ export function Footer({
   email,
   scope,
   topCities,
+  business,
 }: {
   siteName: string;
   phone: string;
   email: string;
   scope: string;
   topCities: readonly City[];
+  business?: Business;
 }) {
   return (
     <footer className="site-footer">
@@ -83,8 +87,10 @@ export function Footer({
       </div>
       <div className="container footer-legal">
         <p>
-          © {siteName}. Licensed public adjusters working for policyholders, never for insurers.
+          © {business?.legalName ?? siteName}. Licensed public adjusters working for policyholders,
+          never for insurers.
         </p>
+        <BusinessDetails business={business} />
         <ul>
           <li>
             <a href={links.page('privacy')}>Privacy Policy</a>

@@ -39,7 +39,14 @@ export function Layout({
       />
       <Shared
         component={Footer}
-        props={{ siteName, phone, email, scope, topCities: topCities(ctx.site, FOOTER_CITIES) }}
+        props={{
+          siteName,
+          phone,
+          email,
+          scope,
+          topCities: topCities(ctx.site, FOOTER_CITIES),
+          business: ctx.site.settings.business,
+        }}
       />
     </Document>
   );

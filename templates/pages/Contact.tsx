@@ -4,6 +4,7 @@ import { breadcrumbs, business } from '../../src/render/structured-data.js';
 import { links } from '../../src/urls.js';
 import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
+import { BusinessDetails } from '../components/BusinessDetails.js';
 import { Honeypot, PersonFields } from '../components/FormFields.js';
 import { Icon } from '../components/Icon.js';
 import { Section } from '../components/Section.js';
@@ -60,6 +61,16 @@ export function ContactPage(ctx: PageContext) {
                 <dd>{officeHours}</dd>
               </dl>
             </div>
+            {(site.settings.business?.legalName ||
+              site.settings.business?.address ||
+              site.settings.business?.licences?.length) && (
+              <div className="card">
+                <Icon name="pin" />
+                <h2>Who We Are</h2>
+                {site.settings.business?.legalName && <p>{site.settings.business.legalName}</p>}
+                <BusinessDetails business={site.settings.business} />
+              </div>
+            )}
           </div>
 
           <form
