@@ -1,13 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Template } from '../../templates/pages/index.js';
 import type { AuditReport } from '../audit/audit.js';
 import { AuditFailed, auditReportFile, auditSite, writeAuditReport } from '../audit/site-audit.js';
-import { NEARBY, type Route, type RouteId } from '../routes.js';
+import { NEARBY } from '../routes.js';
 import { nearbySlugs } from '../site/model.js';
 import { missingTrust, sampleData } from '../site/sample.js';
 import { recoverOutput } from './commit.js';
-import { type Inputs, loadInputs } from './inputs.js';
+import { type InputOptions, type Inputs, loadInputs } from './inputs.js';
 import {
   type Manifest,
   manifestFile,
@@ -28,23 +27,12 @@ import { startRenderPool } from './threads.js';
 export { FIRST_PAGE_MARK } from './render-pages.js';
 export { PARALLEL_MIN_PAGES } from './threads.js';
 
-export interface GenerateOptions {
-  dataDir: string;
+/** A build's inputs (see InputOptions), and how it runs. */
+export interface GenerateOptions extends InputOptions {
   outDir: string;
-  /** Files copied into the output as they are (host files, images); null or absent for none. */
-  publicDir?: string | null;
-  baseUrl?: string;
-  /** Where baseUrl came from, named if it is not a URL (--base-url, SITE_URL). */
-  baseUrlFrom?: string;
-  /** The sitemap's lastmod (YYYY-MM-DD); defaults to SOURCE_DATE_EPOCH's day, or today. */
-  lastmod?: string;
-  routes?: readonly Route[];
-  templates?: Record<RouteId, Template>;
   onProgress?: (done: number, total: number) => void;
   /** Worker threads that render besides this one; 0 renders and writes on one (see threads.ts). */
   workers?: number;
-  /** Identifies the templates and code; pages are reused only under the same one. Default: the CLI bundle's hash. */
-  codeVersion?: string | null;
   /**
    * The content audit of the indexable pages (src/audit): 'report' writes its report beside the
    * output, 'strict' also stops the build, before it commits, when a page breaks a threshold.

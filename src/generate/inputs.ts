@@ -26,12 +26,16 @@ export interface Inputs {
 
 export interface InputOptions {
   dataDir: string;
+  /** Files copied into the output as they are (host files, images); null or absent for none. */
   publicDir?: string | null;
   baseUrl?: string;
+  /** Where baseUrl came from, named if it is not a URL (--base-url, SITE_URL). */
   baseUrlFrom?: string;
+  /** The sitemap's lastmod (YYYY-MM-DD); defaults to SOURCE_DATE_EPOCH's day, or today. */
   lastmod?: string;
   routes?: readonly Route[];
   templates?: Record<RouteId, Template>;
+  /** Identifies the templates and code; pages are reused only under the same one. Default: the CLI bundle's hash. */
   codeVersion?: string | null;
 }
 

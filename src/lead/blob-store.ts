@@ -1,5 +1,11 @@
 import type { Store } from '@netlify/blobs';
-import type { AlertState, DeadLetter, LeadStore, WaitingLead } from './store.js';
+import {
+  type AlertState,
+  type DeadLetter,
+  deadLetterOf,
+  type LeadStore,
+  type WaitingLead,
+} from './store.js';
 
 /** A drain that ran longer than this is taken to have died (a function is stopped at 30 s). */
 const LEASE_MS = 60_000;
@@ -55,14 +61,7 @@ export class BlobLeadStore implements LeadStore {
   }
 
   async bury(entry: WaitingLead, reason: string): Promise<void> {
-    const letter: DeadLetter = {
-      submissionId: entry.submissionId,
-      receivedAt: entry.receivedAt,
-      deadAt: new Date().toISOString(),
-      reason,
-      lead: entry.lead,
-      ...(entry.contactId ? { contactId: entry.contactId } : {}),
-    };
+    const letter = deadLetterOf(entry, reason);
     await this.blobs.setJSON(`dead/${entry.submissionId}`, letter);
     await this.blobs.delete(`waiting/${entry.submissionId}`);
   }

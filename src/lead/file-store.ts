@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isAlive } from '../process.js';
-import type { AlertState, DeadLetter, LeadStore, WaitingLead } from './store.js';
+import {
+  type AlertState,
+  type DeadLetter,
+  deadLetterOf,
+  type LeadStore,
+  type WaitingLead,
+} from './store.js';
 
 /** Leads are personal data: files only their owner can read, in a folder only it can open. */
 const FILE_MODE = 0o600;
@@ -70,14 +76,7 @@ export class FileLeadStore implements LeadStore {
   }
 
   async bury(entry: WaitingLead, reason: string): Promise<void> {
-    const letter: DeadLetter = {
-      submissionId: entry.submissionId,
-      receivedAt: entry.receivedAt,
-      deadAt: new Date().toISOString(),
-      reason,
-      lead: entry.lead,
-      ...(entry.contactId ? { contactId: entry.contactId } : {}),
-    };
+    const letter = deadLetterOf(entry, reason);
     await withLock(this.lock, () => appendDurably(this.deadFile, JSON.stringify(letter)));
   }
 

@@ -30,6 +30,18 @@ export interface DeadLetter {
   contactId?: string;
 }
 
+/** A waiting lead the CRM refused for good, as the stores keep it. */
+export function deadLetterOf(entry: WaitingLead, reason: string): DeadLetter {
+  return {
+    submissionId: entry.submissionId,
+    receivedAt: entry.receivedAt,
+    deadAt: new Date().toISOString(),
+    reason,
+    lead: entry.lead,
+    ...(entry.contactId ? { contactId: entry.contactId } : {}),
+  };
+}
+
 /** When each alert condition was last sent (ISO), so that one is sent at most once an hour. */
 export type AlertState = Record<string, string>;
 

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { z } from 'zod';
 import type { DataIssue } from './errors.js';
 import {
   type Body,
@@ -25,7 +26,7 @@ export interface Facts {
 }
 
 /**
- * Loads provinces.json and catastrophes.json; problems go to `issues`. Either may be absent
+ * Loads provinces.json, catastrophes.json and sources.json; problems go to `issues`. Each may be absent
  * (a data set made before they existed): its pages then say nothing of what it would hold.
  */
 export function loadFacts(
@@ -34,16 +35,18 @@ export function loadFacts(
   citySlugs: ReadonlySet<string>,
   issues: DataIssue[],
 ): Facts | undefined {
+  /** A data file that may be absent, parsed; `absent` when it is; undefined when it is wrong. */
+  const optional = <S extends z.ZodType>(name: string, schema: S, absent: z.infer<S>) => {
+    const file = path.join(dataDir, name);
+    return existsSync(file)
+      ? parseRecord(schema, readJson(file, rel, issues), rel(file), null, issues)
+      : absent;
+  };
   const provincesFile = path.join(dataDir, 'provinces.json');
-  const provinces = existsSync(provincesFile)
-    ? parseRecord(
-        provincesSchema,
-        readJson(provincesFile, rel, issues),
-        rel(provincesFile),
-        null,
-        issues,
-      )
-    : { national: { complaints: [] }, provinces: [] };
+  const provinces = optional('provinces.json', provincesSchema, {
+    national: { complaints: [] },
+    provinces: [],
+  });
   if (provinces) {
     const seen = new Set<string>();
     provinces.provinces.forEach((p, i) => {
@@ -58,11 +61,8 @@ export function loadFacts(
     });
   }
 
-  const catastrophesFile = path.join(dataDir, 'catastrophes.json');
-  const shown = rel(catastrophesFile);
-  const catastrophes = existsSync(catastrophesFile)
-    ? parseRecord(catastrophesSchema, readJson(catastrophesFile, rel, issues), shown, null, issues)
-    : [];
+  const shown = rel(path.join(dataDir, 'catastrophes.json'));
+  const catastrophes = optional('catastrophes.json', catastrophesSchema, []);
   catastrophes?.forEach((c, i) => {
     c.cities.forEach((slug, k) => {
       if (!citySlugs.has(slug))
@@ -75,20 +75,11 @@ export function loadFacts(
     });
   });
 
-  const sourcesFile = path.join(dataDir, 'sources.json');
-  const families = existsSync(sourcesFile)
-    ? parseRecord(
-        familySourcesSchema,
-        readJson(sourcesFile, rel, issues),
-        rel(sourcesFile),
-        null,
-        issues,
-      )
-    : { population: null };
+  const families = optional('sources.json', familySourcesSchema.nullable(), null);
 
-  if (!provinces || !catastrophes || !families) return undefined;
+  if (!provinces || !catastrophes || families === undefined) return undefined;
   return {
-    populationSource: families.population,
+    populationSource: families?.population ?? null,
     provinces: new Map(provinces.provinces.map((p) => [p.code, p])),
     nationalComplaints: provinces.national.complaints,
     catastrophes: [...catastrophes].sort((a, b) => b.year - a.year),
