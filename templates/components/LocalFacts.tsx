@@ -1,21 +1,14 @@
+import { Fragment } from 'react';
 import type { Body, Catastrophe, ProvinceFacts } from '../../src/site/facts-schema.js';
 import { formatWhole } from '../../src/site/format.js';
 import type { City } from '../../src/site/model.js';
 import type { Source } from '../../src/site/schema.js';
 import { links } from '../../src/urls.js';
+import { Section } from './Section.js';
 
 /** "Source: publisher", linking to the page that says it: every fact on a page can be checked. */
 export function Cite({ source }: { source: Source }) {
-  return (
-    <span className="source">
-      {' '}
-      (Source:{' '}
-      <a href={source.url} rel="noopener">
-        {source.publisher}
-      </a>
-      )
-    </span>
-  );
+  return <Cites sources={[source]} />;
 }
 
 /** Several sources of one text, in one parenthesis; nothing for none. */
@@ -26,12 +19,12 @@ export function Cites({ sources }: { sources: readonly Source[] }) {
       {' '}
       ({sources.length === 1 ? 'Source' : 'Sources'}:{' '}
       {sources.map((s, i) => (
-        <span key={s.url}>
+        <Fragment key={s.url}>
           {i > 0 && '; '}
           <a href={s.url} rel="noopener">
             {s.publisher}
           </a>
-        </span>
+        </Fragment>
       ))}
       )
     </span>
@@ -107,8 +100,30 @@ export function ProvinceRules({
   );
 }
 
+/** The insured catastrophes that struck a place, as a section of its page; nothing for none. */
+export function CatastropheSection({
+  place,
+  catastrophes,
+  cities,
+}: {
+  place: string;
+  catastrophes: readonly Catastrophe[];
+  cities?: ReadonlyMap<string, City>;
+}) {
+  if (catastrophes.length === 0) return null;
+  return (
+    <Section id="catastrophes-title" title={`Insured Catastrophes in ${place}`}>
+      <p className="section-intro">
+        Events that struck {place}, with the insured damage the Insurance Bureau of Canada or CatIQ
+        published for each.
+      </p>
+      <CatastropheList catastrophes={catastrophes} cities={cities} />
+    </Section>
+  );
+}
+
 /** Insured catastrophes, newest first, with the insured damage as published. */
-export function CatastropheList({
+function CatastropheList({
   catastrophes,
   cities,
 }: {

@@ -11,7 +11,7 @@ import { Stats } from '../components/Stats.js';
 import { Steps } from '../components/Steps.js';
 import { Testimonials } from '../components/Testimonials.js';
 import { Layout } from '../layout/Layout.js';
-import { isQuebec, QUEBEC, quebecSteps } from './quebec.js';
+import { isQuebec, termsIn } from './quebec.js';
 import { cityOf, trail } from './shared.js';
 
 /** /about and /{city}/about: hero, six service types, statistics, service areas, process, testimonials. */
@@ -55,9 +55,7 @@ export function AboutPage(ctx: PageContext) {
         <Shared
           component={Steps}
           props={{
-            steps: isQuebec(city)
-              ? quebecSteps(site.content.process.aboutProcess)
-              : site.content.process.aboutProcess,
+            steps: termsIn(isQuebec(city)).steps(site.content.process.aboutProcess),
           }}
         />
       </Section>
@@ -70,7 +68,7 @@ export function AboutPage(ctx: PageContext) {
           phone: site.settings.phone,
           scope: scopeSlug(ctx),
           place: place,
-          text: isQuebec(city) ? QUEBEC.cta(place) : undefined,
+          text: termsIn(isQuebec(city)).cta(place),
         }}
       />
     </Layout>

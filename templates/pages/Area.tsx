@@ -11,7 +11,7 @@ import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
 import {
-  CatastropheList,
+  CatastropheSection,
   Cite,
   Cites,
   Population,
@@ -20,7 +20,7 @@ import {
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
-import { isQuebec, QUEBEC } from './quebec.js';
+import { isQuebec, termsIn } from './quebec.js';
 import { cityOf, localServiceJsonLd, placeFaq, trail } from './shared.js';
 
 function CityLinks({ cities }: { cities: readonly City[] }) {
@@ -56,20 +56,19 @@ export function AreaPage(ctx: PageContext) {
   const catastrophes = code
     ? site.facts.catastrophes.filter((c) => c.provinces.includes(code))
     : [];
-  const quebec = province ? code === 'QC' : isQuebec(city);
+  const terms = termsIn(province ? code === 'QC' : isQuebec(city));
   return (
     <Layout ctx={ctx} form jsonLd={localServiceJsonLd(ctx, city, crumbs, faqs)}>
       <Breadcrumbs trail={crumbs} />
       <CityHero
         title={`Public Adjusters in ${place}`}
         lead={
-          quebec
-            ? QUEBEC.lead(area.name)
-            : province
-              ? `Property damage in ${area.name}? Licensed public adjusters serving ${area.name} review your claim for free and negotiate with your insurer for you.`
-              : `Property damage in ${area.name}? Public adjusters serving ${area.name} and all of ${city.name} review your claim for free and negotiate with your insurer for you.`
+          terms.lead(area.name) ??
+          (province
+            ? `Property damage in ${area.name}? Licensed public adjusters serving ${area.name} review your claim for free and negotiate with your insurer for you.`
+            : `Property damage in ${area.name}? Public adjusters serving ${area.name} and all of ${city.name} review your claim for free and negotiate with your insurer for you.`)
         }
-        fee={quebec ? QUEBEC.feePromise : undefined}
+        fee={terms.fee}
       >
         <Questionnaire
           title={`Free Claim Assessment in ${area.name}`}
@@ -111,15 +110,7 @@ export function AreaPage(ctx: PageContext) {
         </Section>
       )}
 
-      {catastrophes.length > 0 && (
-        <Section id="catastrophes-title" title={`Insured Catastrophes in ${area.name}`}>
-          <p className="section-intro">
-            Events that struck {area.name}, with the insured damage the Insurance Bureau of Canada
-            or CatIQ published for each.
-          </p>
-          <CatastropheList catastrophes={catastrophes} cities={site.bySlug} />
-        </Section>
-      )}
+      <CatastropheSection place={area.name} catastrophes={catastrophes} cities={site.bySlug} />
 
       {described ? (
         <Section id="nearby-title" title={`More About Claims in ${city.name}`}>
@@ -167,7 +158,7 @@ export function AreaPage(ctx: PageContext) {
         phone={site.settings.phone}
         scope={scopeSlug(ctx)}
         place={area.name}
-        text={quebec ? QUEBEC.cta(area.name) : undefined}
+        text={terms.cta(area.name)}
       />
     </Layout>
   );

@@ -11,12 +11,12 @@ import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
-import { CatastropheList, Cite, Cites, Population } from '../components/LocalFacts.js';
+import { CatastropheSection, Cite, Cites, Population } from '../components/LocalFacts.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
 import { Layout } from '../layout/Layout.js';
-import { isQuebec, QUEBEC, quebecSteps } from './quebec.js';
+import { isQuebec, termsIn } from './quebec.js';
 import { cityFaq, cityOf, localServiceJsonLd, trail } from './shared.js';
 
 const HEADINGS = {
@@ -43,7 +43,7 @@ export function CityLandingPage(ctx: PageContext) {
   const heading = HEADINGS[kind](city.name);
   const faqs = cityFaq(ctx);
   const crumbs = trail(ctx, kind === 'home' ? city.name : heading);
-  const quebec = isQuebec(city);
+  const terms = termsIn(isQuebec(city));
   return (
     <Layout
       ctx={ctx}
@@ -56,11 +56,10 @@ export function CityLandingPage(ctx: PageContext) {
         lead={
           city.national
             ? 'Property damage anywhere in Canada? Tell us about your claim in three short steps and a licensed public adjuster will review it for free.'
-            : quebec
-              ? QUEBEC.lead(city.name)
-              : `Property damage in ${city.name}? Tell us about your claim in three short steps and a licensed public adjuster who knows ${city.province} claims will review it for free.`
+            : (terms.lead(city.name) ??
+              `Property damage in ${city.name}? Tell us about your claim in three short steps and a licensed public adjuster who knows ${city.province} claims will review it for free.`)
         }
-        fee={quebec ? QUEBEC.feePromise : undefined}
+        fee={terms.fee}
       >
         <Questionnaire
           title={FORM_TITLES[kind]}
@@ -78,9 +77,7 @@ export function CityLandingPage(ctx: PageContext) {
           <Shared
             component={Steps}
             props={{
-              steps: quebec
-                ? quebecSteps(site.content.process.howItWorks)
-                : site.content.process.howItWorks,
+              steps: terms.steps(site.content.process.howItWorks),
             }}
           />
         </Section>
@@ -109,7 +106,7 @@ export function CityLandingPage(ctx: PageContext) {
           phone: site.settings.phone,
           scope: scopeSlug(ctx),
           place: city.name,
-          text: quebec ? QUEBEC.cta(city.name) : undefined,
+          text: terms.cta(city.name),
         }}
       />
     </Layout>
@@ -171,15 +168,7 @@ function CityFacts({ city, site }: { city: City; site: Site }) {
   const nearby = nearbyCities(site, city, NEARBY);
   return (
     <>
-      {catastrophes.length > 0 && (
-        <Section id="catastrophes-title" title={`Insured Catastrophes in ${city.name}`}>
-          <p className="section-intro">
-            Events that struck {city.name}, with the insured damage the Insurance Bureau of Canada
-            or CatIQ published for each.
-          </p>
-          <CatastropheList catastrophes={catastrophes} />
-        </Section>
-      )}
+      <CatastropheSection place={city.name} catastrophes={catastrophes} />
       {province && city.province && (
         <Section id="rules-title" title={`Licences and Complaints in ${city.province}`} tone="soft">
           <p>

@@ -12,7 +12,7 @@ import { type Preset, Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
 import { Layout } from '../layout/Layout.js';
-import { isQuebec, QUEBEC, quebecSteps } from './quebec.js';
+import { isQuebec, termsIn } from './quebec.js';
 import { cityOf, trail } from './shared.js';
 
 /** The six claim-type pages: hero and assessment form, process, features, causes, coverage, FAQs. */
@@ -24,7 +24,7 @@ export function ClaimTypePage(ctx: PageContext) {
   const place = city.national ? 'Canada' : city.name;
   const heading = `${type.title} in ${place}`;
   const crumbs = trail(ctx, type.title);
-  const quebec = isQuebec(city);
+  const terms = termsIn(isQuebec(city));
   return (
     <Layout
       ctx={ctx}
@@ -37,11 +37,7 @@ export function ClaimTypePage(ctx: PageContext) {
       ]}
     >
       <Breadcrumbs trail={crumbs} />
-      <CityHero
-        title={heading}
-        lead={leadOf(type.description).first}
-        fee={quebec ? QUEBEC.feePromise : undefined}
-      >
+      <CityHero title={heading} lead={leadOf(type.description).first} fee={terms.fee}>
         <Questionnaire
           title="Free Claim Assessment"
           endpoint={site.settings.leadEndpoint}
@@ -57,9 +53,7 @@ export function ClaimTypePage(ctx: PageContext) {
         <Shared
           component={Steps}
           props={{
-            steps: quebec
-              ? quebecSteps(site.content.process.claimProcess)
-              : site.content.process.claimProcess,
+            steps: terms.steps(site.content.process.claimProcess),
           }}
         />
       </Section>
@@ -72,7 +66,7 @@ export function ClaimTypePage(ctx: PageContext) {
           phone: site.settings.phone,
           scope: scopeSlug(ctx),
           place: place,
-          text: quebec ? QUEBEC.cta(place) : undefined,
+          text: terms.cta(place),
         }}
       />
     </Layout>

@@ -36,3 +36,31 @@ export const quebecSteps = memoize((steps: readonly Step[]): Step[] =>
     return { ...step, description, details: [...new Set(details)] };
   }),
 );
+
+/** What a page says of fees and process where it is; the components' own text elsewhere. */
+export interface Terms {
+  /** The hero's lead, or undefined for the page's own. */
+  lead(place: string): string | undefined;
+  /** The hero's first promise, or undefined for the standard one. */
+  fee: string | undefined;
+  /** The call to action's text, or undefined for the standard one. */
+  cta(place: string): string | undefined;
+  steps(steps: readonly Step[]): readonly Step[];
+}
+
+const STANDARD: Terms = {
+  lead: () => undefined,
+  fee: undefined,
+  cta: () => undefined,
+  steps: (steps) => steps,
+};
+
+const IN_QUEBEC: Terms = {
+  lead: QUEBEC.lead,
+  fee: QUEBEC.feePromise,
+  cta: QUEBEC.cta,
+  steps: quebecSteps,
+};
+
+/** The terms of a page in Québec (`quebec`) or elsewhere: one switch, not one per sentence. */
+export const termsIn = (quebec: boolean): Terms => (quebec ? IN_QUEBEC : STANDARD);
