@@ -33,10 +33,6 @@ export class PhraseTable {
     return owner;
   }
 
-  get size(): number {
-    return this.count;
-  }
-
   private find(key: number): number {
     const mask = this.keys.length - 1;
     let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
