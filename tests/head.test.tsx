@@ -81,7 +81,7 @@ describe('the document head, written as text', () => {
       '/toronto/',
       '/st-johns/public-adjusters/',
       '/val-dor/about/',
-      '/montreal/cote-des-neiges/',
+      '/montreal/cote-des-neiges-notre-dame-de-grace/',
       '/sitemap/',
       '/confirmation/',
       '/404.html',
