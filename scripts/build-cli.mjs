@@ -74,7 +74,8 @@ const common = {
   platform: 'node',
   target: 'node20',
   jsx: 'automatic',
-  external: ['esbuild'],
+  // resvg is a native module; opentype.js loads only when a share image is drawn.
+  external: ['esbuild', '@resvg/resvg-js', 'opentype.js'],
   sourcemap: 'linked',
   logLevel: 'warning',
   absWorkingDir: root,

@@ -7,8 +7,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadClient, siteAssets } from '../src/generate/assets.js';
+import { compiledVersion } from '../src/generate/root.js';
 import { renderPage } from '../src/render/render.js';
 import { buildPages } from '../src/routes.js';
+import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
 import { allCities } from '../src/site/model.js';
 import { TEMPLATES } from '../templates/pages/index.js';
@@ -21,6 +23,8 @@ void (async () => {
   const site = await loadSite(dataDir);
   const pages = buildPages(site);
   const assets = siteAssets(await loadClient(root, { prebuilt: true }), allCities(site));
+  // Pages link to share images named as the compiled CLI names them.
+  const share = shareImages(site, compiledVersion(path.join(root, 'lib', 'cli.cjs')));
   for (const a of assets.files) {
     mkdirSync(path.dirname(path.join(outDir, a.file)), { recursive: true });
     writeFileSync(path.join(outDir, a.file), a.contents);
@@ -28,6 +32,6 @@ void (async () => {
   for (const page of pages) {
     const file = path.join(outDir, page.file);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, renderPage({ site, page, pages, assets }, TEMPLATES));
+    writeFileSync(file, renderPage({ site, page, pages, assets, share }, TEMPLATES));
   }
 })();

@@ -8,6 +8,9 @@ import { fileForPath, links, type TopPage } from './urls.js';
 
 export type ChangeFreq = 'daily' | 'weekly' | 'monthly';
 
+/** What the site is, after its name: the home page's title and its share image say it. */
+export const HOME_HEADLINE = 'Licensed Public Adjusters Across Canada';
+
 /** How many nearby cities an area page links to. */
 export const NEARBY = 6;
 
@@ -160,7 +163,7 @@ export const ROUTES: Route[] = [
     pages: (site) => [
       {
         path: links.home,
-        title: `${site.settings.siteName}: Licensed Public Adjusters Across Canada`,
+        title: `${site.settings.siteName}: ${HOME_HEADLINE}`,
         description:
           'Fire, water, storm or theft damage? Get a free property damage assessment from licensed Canadian public adjusters. No upfront fees.',
       },

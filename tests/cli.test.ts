@@ -58,8 +58,9 @@ describe('claimsite CLI', () => {
     const out = path.join(await tempDir(), 'site');
     const r = runCli(['generate', '--data', FIXTURE_DATA, '--out', out]);
     expect(r.code).toBe(0);
+    // 103 pages, 7 other files and 27 share images (5 cities, 13 provinces, 9 site pages).
     expect(r.stdout).toMatch(
-      /^Built 103 pages \(103 rendered\): 110 files \(110 changed\), [\d.]+ (KB|MB) in [\d.]+ s -> /,
+      /^Built 103 pages \(103 rendered\): 137 files \(137 changed\), [\d.]+ (KB|MB) in [\d.]+ s -> /,
     );
     expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('<h1>');
   });

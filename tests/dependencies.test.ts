@@ -6,6 +6,7 @@ import { generate } from '../src/generate/generate.js';
 import { FragmentCache } from '../src/render/fragments.js';
 import { renderPage } from '../src/render/render.js';
 import { buildPages } from '../src/routes.js';
+import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
 import { TEMPLATES } from '../templates/pages/index.js';
 import { type Edit, editOf, everyEdit } from './data-edits.js';
@@ -95,7 +96,7 @@ describe('dependencies derived from what pages show', () => {
     const fragments = new FragmentCache();
     const differ: string[] = [];
     for (const page of pages) {
-      const ctx = { site, page, pages, assets };
+      const ctx = { site, page, pages, assets, share: shareImages(site, null) };
       if (renderPage(ctx, TEMPLATES, fragments) !== renderPage(ctx, TEMPLATES))
         differ.push(page.path);
     }

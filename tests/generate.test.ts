@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { bundleClient, readPrebuiltClient } from '../src/generate/client-bundle.js';
 import { recoverOutput } from '../src/generate/commit.js';
 import { generate } from '../src/generate/generate.js';
-import { packageRoot } from '../src/generate/root.js';
+import { compiledVersion, packageRoot } from '../src/generate/root.js';
 import { TEMPLATES } from '../templates/pages/index.js';
 import {
   BIN,
   BUNDLED_DATA,
   dataCopy,
   FIXTURE_DATA,
+  ROOT,
   runCli,
   scanTree,
   tempDir,
@@ -81,9 +82,11 @@ describe('generate', () => {
     const dir = await tempDir();
     const out = path.join(dir, 'dist');
     const lastmod = '2026-11-22';
+    // As the compiled CLI that killedAt runs names its share images.
+    const codeVersion = compiledVersion(path.join(ROOT, 'lib', 'cli.cjs'));
+    const reference = path.join(dir, 'reference');
     const expected = await treeBytes(
-      (await generate({ dataDir: FIXTURE_DATA, outDir: path.join(dir, 'reference'), lastmod }))
-        .outDir,
+      (await generate({ dataDir: FIXTURE_DATA, outDir: reference, lastmod, codeVersion })).outDir,
     );
     const none = async () => {
       await rm(out, { recursive: true, force: true });
@@ -98,7 +101,7 @@ describe('generate', () => {
       if (now.size > 0) expect(now).toEqual(expected);
     }
     await none();
-    await generate({ dataDir: FIXTURE_DATA, outDir: out, lastmod });
+    await generate({ dataDir: FIXTURE_DATA, outDir: out, lastmod, codeVersion });
     expect((await readdir(dir)).sort()).toEqual([
       '.dist.manifest.json',
       '.reference.manifest.json',
@@ -122,12 +125,12 @@ describe('generate', () => {
   });
 
   it('completes a decided incremental commit that was cut short', async () => {
-    const { dir, data, out, lastmod, before, after } = await editedSite();
+    const { dir, data, out, lastmod, codeVersion, before, after } = await editedSite();
     // A file where the commit needs a folder stops it after its journal was written and some
     // of its files were moved: as a kill at that moment would.
     await rm(path.join(out, 'vancouver/about'), { recursive: true });
     await writeFile(path.join(out, 'vancouver/about'), 'in the way');
-    await expect(generate({ dataDir: data, outDir: out, lastmod })).rejects.toThrow();
+    await expect(generate({ dataDir: data, outDir: out, lastmod, codeVersion })).rejects.toThrow();
     expect((await readdir(dir)).some((n) => n === '.dist.journal')).toBe(true);
     await rm(path.join(out, 'vancouver/about'));
     const cut = await treeBytes(out);
@@ -135,7 +138,7 @@ describe('generate', () => {
     expect(moved.length).toBeGreaterThan(0); // partly applied
     expect(moved.every(([rel, b]) => after.get(rel) === b)).toBe(true);
     // The next build completes the commit before anything else, then finds nothing to do.
-    const next = await generate({ dataDir: data, outDir: out, lastmod });
+    const next = await generate({ dataDir: data, outDir: out, lastmod, codeVersion });
     expect(await treeBytes(out)).toEqual(after);
     expect((await readdir(dir)).sort()).toEqual([
       '.dist.manifest.json',
@@ -179,13 +182,16 @@ async function editedSite() {
   await cp(FIXTURE_DATA, data, { recursive: true });
   const out = path.join(dir, 'dist');
   const lastmod = '2026-11-22';
-  await generate({ dataDir: data, outDir: out, lastmod });
+  // As the compiled CLI that killedAt runs names its share images.
+  const codeVersion = compiledVersion(path.join(ROOT, 'lib', 'cli.cjs'));
+  await generate({ dataDir: data, outDir: out, lastmod, codeVersion });
   const before = await treeBytes(out);
   await editVancouver(data);
+  const reference = path.join(dir, 'reference');
   const after = await treeBytes(
-    (await generate({ dataDir: data, outDir: path.join(dir, 'reference'), lastmod })).outDir,
+    (await generate({ dataDir: data, outDir: reference, lastmod, codeVersion })).outDir,
   );
-  return { dir, data, out, lastmod, before, after };
+  return { dir, data, out, lastmod, codeVersion, before, after };
 }
 
 /** Vancouver's description edited: its pages, and the pages that list it, change. */
@@ -229,20 +235,27 @@ describe('threaded builds', () => {
     const before = await scanTree(out);
     // A new site name is on every page: every page is rendered and compared, on the writer thread.
     await renameSite(data);
-    expect(generate(data, out)).toMatch(/\(3,2\d\d rendered\): 3,2\d\d files \(3,2\d\d changed\)/);
+    // Its share images too (about 200 files), which show the name.
+    expect(generate(data, out)).toMatch(/\(3,2\d\d rendered\): 3,4\d\d files \(3,4\d\d changed\)/);
     const fresh = path.join(dir, 'fresh');
     generate(data, fresh);
     expect(await treeBytes(out)).toEqual(await treeBytes(fresh));
-    // The files the name is not in (the script, the stylesheet, the icon) kept their time.
+    // The files the name is not in (the script, the stylesheet, the icon) kept their time; the
+    // share images show it, so each is a new file under a new name.
     const after = await scanTree(out);
     const kept = [...after]
       .filter(([rel, f]) => before.get(rel)?.mtimeMs === f.mtimeMs)
       .map(([rel]) => rel);
+    const isShare = (rel: string) => rel.startsWith('assets/share-');
     expect(kept.sort()).toEqual(
       [...after.keys()]
         .filter((rel) => /^(assets\/|favicon\.svg$|robots\.txt$|sitemap\.xml$|_headers$)/.test(rel))
+        .filter((rel) => !isShare(rel))
         .sort(),
     );
+    const shares = [...after.keys()].filter(isShare);
+    expect(shares.length).toBeGreaterThan(190);
+    for (const rel of shares) expect(before.has(rel), rel).toBe(false);
     expect(await readdir(dir)).toEqual(
       expect.not.arrayContaining([expect.stringMatching(/^\.dist\.(staging|journal|old)/)]),
     );

@@ -5,6 +5,7 @@ import type { PageContext } from '../src/render/context.js';
 import { documentHead } from '../src/render/head.js';
 import { serializeJsonLd } from '../src/render/jsonld.js';
 import { buildPages, type Page } from '../src/routes.js';
+import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
 import { absoluteUrl } from '../src/urls.js';
 import { BUNDLED_DATA } from './helpers.js';
@@ -12,7 +13,13 @@ import { BUNDLED_DATA } from './helpers.js';
 const site = await loadSite(BUNDLED_DATA);
 const pages = buildPages(site);
 const assets = { css: '/assets/site.css', js: '/assets/app.js', cityIndex: '/assets/cities.json' };
-const ctxFor = (page: Page): PageContext => ({ site, page, pages, assets });
+const ctxFor = (page: Page): PageContext => ({
+  site,
+  page,
+  pages,
+  assets,
+  share: shareImages(site, null),
+});
 const pageAt = (path: string) => {
   const page = pages.find((p) => p.path === path);
   if (!page) throw new Error(`no page ${path}`);
@@ -47,6 +54,15 @@ function reactHead(ctx: PageContext, jsonLd: readonly object[]): string {
         <meta property="og:description" content={page.description} />
         {page.sitemap !== null && <meta property="og:url" content={url} />}
         <meta property="og:locale" content="en_CA" />
+        <meta
+          property="og:image"
+          content={absoluteUrl(site.settings.baseUrl, `/${ctx.share.of(page).file}`)}
+        />
+        <meta property="og:image:type" content="image/png" />
+        <meta property="og:image:width" content="1200" />
+        <meta property="og:image:height" content="630" />
+        <meta property="og:image:alt" content={ctx.share.of(page).alt} />
+        <meta name="twitter:card" content="summary_large_image" />
         <meta name="theme-color" content="#0b3b60" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: the constant the page carries */}

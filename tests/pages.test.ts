@@ -4,6 +4,7 @@ import { FragmentCache } from '../src/render/fragments.js';
 import { renderPage } from '../src/render/render.js';
 import { aggregateRating } from '../src/render/structured-data.js';
 import { buildPages } from '../src/routes.js';
+import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
 import { nearbyCities } from '../src/site/model.js';
 import { slugify } from '../src/site/slug.js';
@@ -18,7 +19,9 @@ const assets = { css: '/assets/site.css', js: '/assets/app.js', cityIndex: '/ass
 function render(path: string): HTMLElement {
   const page = pages.find((p) => p.path === path);
   if (!page) throw new Error(`no page ${path}`);
-  return parse(renderPage({ site, page, pages, assets }, TEMPLATES));
+  return parse(
+    renderPage({ site, page, pages, assets, share: shareImages(site, null) }, TEMPLATES),
+  );
 }
 
 const text = (el: HTMLElement | null | undefined) =>
@@ -257,7 +260,12 @@ describe('city pages', () => {
     const at = (path: string) => {
       const page = pages.find((p) => p.path === path);
       if (!page) throw new Error(path);
-      return parse(renderPage({ site: owned, page, pages, assets }, TEMPLATES));
+      return parse(
+        renderPage(
+          { site: owned, page, pages, assets, share: shareImages(owned, null) },
+          TEMPLATES,
+        ),
+      );
     };
     const home = at('/toronto/');
     expect(text(home.querySelector('.footer-legal'))).toContain('© Example Claims Services Inc.');
@@ -659,7 +667,11 @@ describe('structured data', () => {
     // Shared fragments rendered once, as the build does: this renders every page of the site.
     const fragments = new FragmentCache();
     for (const page of pages) {
-      const html = renderPage({ site, page, pages, assets }, TEMPLATES, fragments);
+      const html = renderPage(
+        { site, page, pages, assets, share: shareImages(site, null) },
+        TEMPLATES,
+        fragments,
+      );
       const t = [...html.matchAll(scripts)]
         .flatMap((m) => [JSON.parse(m[1] ?? '')].flat())
         .map((d) => d['@type']);

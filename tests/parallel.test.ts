@@ -22,6 +22,7 @@ const order = (queue: GroupQueue): RenderOrder => ({
   queue: queue.buffer,
   target: { outDir: '/nowhere', dir: '/nowhere', incremental: false, previous: {} },
   assets: { css: '', js: '', cityIndex: '' },
+  shareVersion: null,
 });
 
 describe('render pool', () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AuditReport } from '../audit/audit.js';
 import { AuditFailed, auditReportFile, auditSite, writeAuditReport } from '../audit/site-audit.js';
 import { NEARBY } from '../routes.js';
+import { defaultCacheDir, ImageCache } from '../share/image-cache.js';
 import { nearbySlugs } from '../site/model.js';
 import { missingTrust, sampleData } from '../site/sample.js';
 import { recoverOutput } from './commit.js';
@@ -21,6 +22,7 @@ import { renderPages } from './render-pages.js';
 import { packageRoot } from './root.js';
 import { stageSitemap } from './sitemap.js';
 import { stageFiles } from './stage-files.js';
+import { type ShareImageCounts, stageShareImages } from './stage-share-images.js';
 import { Staging } from './staging.js';
 import { startRenderPool } from './threads.js';
 
@@ -39,6 +41,12 @@ export interface GenerateOptions extends InputOptions {
    * Default: none.
    */
   audit?: 'report' | 'strict';
+  /**
+   * Where share images drawn by earlier builds are kept, so a build into a new folder need not
+   * draw them again; null for none. Default: defaultCacheDir() (CLAIMSITE_CACHE_DIR, or the
+   * system's cache folder).
+   */
+  cacheDir?: string | null;
 }
 
 export interface GenerateResult {
@@ -60,6 +68,8 @@ export interface GenerateResult {
   /** The content audit, when asked for; its report is written to `auditFile`. */
   audit: AuditReport | null;
   auditFile: string | null;
+  /** The share images: kept in the output folder, copied from the cache, or drawn. */
+  shareImages: ShareImageCounts;
 }
 
 /**
@@ -92,6 +102,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       const rendered = await renderPages(inputs, toRender, staging, threads, (done) =>
         options.onProgress?.(kept + done, total),
       );
+      // After the pages, so that drawing images (when none is cached) delays no first page.
+      const cache = new ImageCache(
+        options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir,
+      );
+      const shareCounts = stageShareImages(staging, inputs, cache);
       const dates = pageDates(
         inputs.site,
         inputs.pages,
@@ -120,6 +135,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
         trustMissing: missingTrust(inputs.site),
         audit: audited?.report ?? null,
         auditFile: audited?.file ?? null,
+        shareImages: shareCounts,
       };
     } catch (err) {
       staging.abort();

@@ -1,6 +1,7 @@
 import { TEMPLATES, type Template } from '../../templates/pages/index.js';
 import { hash } from '../hash.js';
 import { buildPages, type Page, ROUTES, type Route, type RouteId } from '../routes.js';
+import { type ShareImages, shareImages } from '../share/share-images.js';
 import { loadSite } from '../site/load.js';
 import { allCities, FOOTER_CITIES, type Site, topCities } from '../site/model.js';
 import { type Assets, loadClient, siteAssets } from './assets.js';
@@ -15,6 +16,8 @@ export interface Inputs {
   templates: Record<RouteId, Template>;
   assets: Assets;
   publicFiles: PublicFile[];
+  /** Each page's share image, named by what it shows. */
+  share: ShareImages;
   /**
    * What every page shares: code, settings, content, assets, the footer's cities. A page of the
    * last build is reused only under the same key; null (running from sources) reuses none.
@@ -53,10 +56,11 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
   const pages = buildPages(site, routes);
   assertUniqueFiles(pages);
   const assets = siteAssets(await client, allCities(site));
+  const version = options.codeVersion === undefined ? codeVersion() : options.codeVersion;
+  const share = shareImages(site, version);
   const publicFiles = listPublic(options.publicDir);
   if (options.publicDir)
-    checkPublicPaths(options.publicDir, publicFiles, generatedFiles(pages, assets));
-  const version = options.codeVersion === undefined ? codeVersion() : options.codeVersion;
+    checkPublicPaths(options.publicDir, publicFiles, generatedFiles(pages, assets, share));
   return {
     site,
     routes,
@@ -64,6 +68,7 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
     templates: options.templates ?? TEMPLATES,
     assets,
     publicFiles,
+    share,
     key:
       version &&
       hash([

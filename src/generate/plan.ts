@@ -53,7 +53,8 @@ export function planPages(
   // What pages read is mostly shared (a city by its dozen pages): each object is hashed once.
   const prints = new Fingerprints();
   for (const [index, page] of pages.entries()) {
-    const fp = prints.of(readsOf.get(page.route)?.(page, site));
+    // The share image's name too: the page links to it, and it names everything the image shows.
+    const fp = `${prints.of(readsOf.get(page.route)?.(page, site))}:${inputs.share.of(page).key.slice(0, 10)}`;
     fingerprints[page.file] = fp;
     (reusable?.pages[page.file] === fp ? unchanged : changed).push(index);
   }

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '../routes.js';
+import type { ShareImages } from '../share/share-images.js';
 import { displayPath } from '../site/display-path.js';
 import { DataError, type DataIssue } from '../site/errors.js';
 import type { Assets } from './assets.js';
@@ -74,9 +75,11 @@ export function checkPublicPaths(
 export function generatedFiles(
   pages: readonly Page[],
   assets: Assets,
+  share: ShareImages,
 ): (rel: string) => string | undefined {
   const byFile = new Map<string, string>(pages.map((p) => [p.file, `the page ${p.path}`]));
   for (const a of assets.files) byFile.set(a.file, `the asset /${a.file}`);
+  for (const image of share.all(pages)) byFile.set(image.file, `the share image /${image.file}`);
   for (const f of ['robots.txt', '_headers']) byFile.set(f, `the generated ${f}`);
   return (rel) =>
     byFile.get(rel) ?? (/^sitemap(-\d+)?\.xml$/.test(rel) ? `the generated ${rel}` : undefined);

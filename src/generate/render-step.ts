@@ -2,6 +2,7 @@ import type { Template } from '../../templates/pages/index.js';
 import { FragmentCache, type PageBytes } from '../render/fragments.js';
 import { renderPageBytes } from '../render/render.js';
 import type { Page, RouteId } from '../routes.js';
+import type { ShareImages } from '../share/share-images.js';
 import type { Site } from '../site/model.js';
 import type { Assets } from './assets.js';
 import type { GroupQueue } from './parallel.js';
@@ -12,6 +13,7 @@ export interface RenderJob {
   pages: readonly Page[];
   assets: Pick<Assets, 'css' | 'js' | 'cityIndex'>;
   templates: Record<RouteId, Template>;
+  share: ShareImages;
 }
 
 /**
@@ -27,11 +29,14 @@ export function renderClaimed(
   onPage?: () => void,
 ): void {
   const fragments = new FragmentCache();
-  const { site, pages, assets, templates } = job;
+  const { site, pages, assets, templates, share } = job;
   queue.renderClaimed(groups, (index) => {
     const page = pages[index];
     if (!page) throw new Error(`no page ${index}`);
-    sink.putPage(page.file, renderPageBytes({ site, page, pages, assets }, templates, fragments));
+    sink.putPage(
+      page.file,
+      renderPageBytes({ site, page, pages, assets, share }, templates, fragments),
+    );
     onPage?.();
   });
 }

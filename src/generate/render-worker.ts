@@ -1,6 +1,7 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { TEMPLATES } from '../../templates/pages/index.js';
 import { buildPages } from '../routes.js';
+import { shareImages } from '../share/share-images.js';
 import { loadSite } from '../site/load.js';
 import { siteDigest } from './manifest.js';
 import { GroupQueue, type RenderOrder, type WorkerReply, type WorkerSetup } from './parallel.js';
@@ -26,7 +27,13 @@ try {
   const queue = new GroupQueue(order.queue);
   const writer = new StageWriter(order.target, `w${threadId}-`);
   renderClaimed(
-    { site, pages, assets: order.assets, templates: TEMPLATES },
+    {
+      site,
+      pages,
+      assets: order.assets,
+      templates: TEMPLATES,
+      share: shareImages(site, order.shareVersion),
+    },
     queue,
     order.groups,
     writer,

@@ -1,4 +1,5 @@
 import type { Page } from '../routes.js';
+import type { ShareImages } from '../share/share-images.js';
 import type { Site } from '../site/model.js';
 
 /** Everything a template may read. Templates are pure functions of this. */
@@ -8,6 +9,8 @@ export interface PageContext {
   /** Every page of the build, for pages that list others (the HTML sitemap). */
   pages: readonly Page[];
   assets: { css: string; js: string; cityIndex: string };
+  /** Each page's share image (og:image). */
+  share: ShareImages;
 }
 
 /**

@@ -143,3 +143,45 @@ describe('no text against the screen edge', () => {
     });
   }
 });
+
+describe('shared links', () => {
+  it('every page kind names a share image that loads at 1200 x 630, with words for it', async () => {
+    const { page, context, errors } = await openPage(env.browser, 1280);
+    for (const path of PAGES) {
+      await page.goto(`${env.site.url}${path}`);
+      const meta = (property: string) =>
+        page.locator(`meta[property="${property}"]`).getAttribute('content');
+      const image = await meta('og:image');
+      // Absolute, on the site's own address; served here from the same path.
+      expect(image, path).toMatch(/^https:\/\/www\.claimright\.ca\/assets\/share-/);
+      const local = `${env.site.url}${new URL(image ?? '').pathname}`;
+      const loaded = await page.evaluate(async (src) => {
+        const img = new Image();
+        img.src = src;
+        await img.decode();
+        return [img.naturalWidth, img.naturalHeight];
+      }, local);
+      expect(loaded, path).toEqual([1200, 630]);
+      expect([await meta('og:image:width'), await meta('og:image:height')], path).toEqual([
+        '1200',
+        '630',
+      ]);
+      expect(await meta('og:image:alt'), path).toMatch(
+        /^ClaimRight Canada\. .+\. Free Claim Assessment: 1-888-339-9809$/,
+      );
+      const card = await page.locator('meta[name="twitter:card"]').getAttribute('content');
+      expect(card, path).toBe('summary_large_image');
+    }
+    // A city's pages share its image; a site page has its own.
+    const imageOf = async (path: string) => {
+      await page.goto(`${env.site.url}${path}`);
+      return page.locator('meta[property="og:image"]').getAttribute('content');
+    };
+    const toronto = await imageOf('/toronto/');
+    expect(await imageOf('/toronto/fire-damage-claims/')).toBe(toronto);
+    expect(await imageOf('/toronto/the-annex/')).toBe(toronto);
+    expect(await imageOf('/faq/')).not.toBe(toronto);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,46 @@
+import { cardFooter } from '../share/cards.js';
+import { CardPainter } from '../share/draw.js';
+import type { ImageCache } from '../share/image-cache.js';
+import type { Inputs } from './inputs.js';
+import type { Staging } from './staging.js';
+
+export interface ShareImageCounts {
+  /** Left in the output folder as they were (their name, and so their picture, unchanged). */
+  kept: number;
+  /** Copied from the cache of earlier builds. */
+  cached: number;
+  /** Drawn by this build. */
+  drawn: number;
+}
+
+/**
+ * Stages every page's share image: an image already in the output folder stays; one an earlier
+ * build drew comes from the cache; only the rest are drawn. Images are named by what they show,
+ * so "the same name" is "the same picture".
+ */
+export function stageShareImages(
+  staging: Staging,
+  inputs: Inputs,
+  cache: ImageCache,
+): ShareImageCounts {
+  const counts: ShareImageCounts = { kept: 0, cached: 0, drawn: 0 };
+  let painter: CardPainter | null = null;
+  const brand = { siteName: inputs.site.settings.siteName, footer: cardFooter(inputs.site) };
+  for (const image of inputs.share.all(inputs.pages)) {
+    if (staging.keep(image.file)) {
+      counts.kept++;
+      continue;
+    }
+    let bytes = cache.get(image.key);
+    if (bytes) counts.cached++;
+    else {
+      painter ??= CardPainter.load();
+      bytes = painter.png(image.card, brand);
+      cache.put(image.key, bytes);
+      counts.drawn++;
+    }
+    staging.put(image.file, bytes);
+  }
+  cache.prune();
+  return counts;
+}

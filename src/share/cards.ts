@@ -1,0 +1,63 @@
+import { HOME_HEADLINE, type Page } from '../routes.js';
+import type { Site } from '../site/model.js';
+
+/**
+ * What a share image says (the picture a link shows when it is shared): the brand, and the
+ * city's or the site page's name. Every page of a city shares its city's card; a province's
+ * page has its own; the site's pages each have theirs.
+ */
+export interface ShareCard {
+  /** Names the image's file (`city-toronto`): one card, one file. */
+  id: string;
+  /** A short line above the title, or none. */
+  kicker: string | null;
+  title: string;
+  /** A line under the title (the city's province), or none. */
+  detail: string | null;
+}
+
+/** The line every card ends with: the header's button and the number to call. */
+export const cardFooter = (site: Site) => `Free Claim Assessment: ${site.settings.phone}`;
+
+/** The card a page shows when it is shared. */
+export function cardFor(page: Page): ShareCard {
+  const { city, area } = page;
+  if (city && !city.national)
+    return {
+      id: `city-${city.slug}`,
+      kicker: 'Public adjusters in',
+      title: city.name,
+      detail: city.province,
+    };
+  // A province's page is an area of the national entry.
+  if (city && area)
+    return {
+      id: `province-${area.slug}`,
+      kicker: 'Public adjusters in',
+      title: area.name,
+      detail: null,
+    };
+  if (city)
+    return {
+      id: `city-${city.slug}`,
+      kicker: 'Public adjusters across',
+      title: 'Canada',
+      detail: null,
+    };
+  if (page.post)
+    return { id: `post-${page.post.slug}`, kicker: 'Blog', title: page.post.title, detail: null };
+  // Pages that are not shared (the confirmation, the form's error, not found) show the home page's.
+  if (page.route === 'home' || page.sitemap === null)
+    return { id: 'page-home', kicker: null, title: HOME_HEADLINE, detail: null };
+  return { id: `page-${page.route}`, kicker: null, title: page.title, detail: null };
+}
+
+/** What the image shows, as words: its `og:image:alt`. */
+export function cardAlt(card: ShareCard, site: Site): string {
+  const heading = [card.kicker, card.title].filter(Boolean).join(' ');
+  return [
+    site.settings.siteName,
+    card.detail ? `${heading}, ${card.detail}` : heading,
+    cardFooter(site),
+  ].join('. ');
+}

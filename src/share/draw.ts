@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Font, Glyph } from 'opentype.js';
+import type { ShareCard } from './cards.js';
+import { SHARE_HEIGHT, SHARE_WIDTH } from './share-images.js';
+
+/**
+ * Draws share images: a card's text laid out in Inter Bold as outlines (so no font need be
+ * installed where the build runs, and nothing is fetched), rendered to PNG by resvg. The
+ * libraries load only when an image has to be drawn: most builds reuse every image.
+ */
+export interface CardBrand {
+  siteName: string;
+  footer: string;
+}
+
+const NAVY = '#0b3b60';
+const GOLD = '#f2b705';
+const PALE = '#d5e3ef';
+const MARGIN = 80;
+const TEXT_WIDTH = SHARE_WIDTH - 2 * MARGIN;
+/** The gold band at the bottom, which says how to reach the business. */
+const BAND_TOP = 520;
+
+export class CardPainter {
+  private constructor(
+    private readonly fonts: readonly Font[],
+    private readonly render: (svg: string) => Uint8Array,
+  ) {}
+
+  static load(): CardPainter {
+    // Required, not imported: the compiled CLI runs from V8's code cache, without dynamic import.
+    const require = createRequire(import.meta.url);
+    const opentype = require('opentype.js') as typeof import('opentype.js');
+    const { Resvg } = require('@resvg/resvg-js') as typeof import('@resvg/resvg-js');
+    // Latin first; Latin Extended for the letters it lacks (Polish, Vietnamese, Icelandic…).
+    const fonts = ['latin', 'latin-ext'].map((subset) => {
+      const bytes = readFileSync(
+        require.resolve(`@fontsource/inter/files/inter-${subset}-700-normal.woff`),
+      );
+      return opentype.parse(
+        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+      );
+    });
+    return new CardPainter(fonts, (svg) =>
+      new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng(),
+    );
+  }
+
+  /** The card as a PNG of SHARE_WIDTH x SHARE_HEIGHT pixels. */
+  png(card: ShareCard, brand: CardBrand): Uint8Array {
+    return this.render(this.svg(card, brand));
+  }
+
+  /** The card as SVG, every letter an outline. */
+  svg(card: ShareCard, brand: CardBrand): string {
+    const parts: string[] = [this.frame(brand)];
+    // Between the brand and the band: the kicker, the title in up to three lines (two with a
+    // kicker or a detail), the detail; the title's size comes down until it fits.
+    let y = 200;
+    if (card.kicker) {
+      y = 236;
+      parts.push(this.line(card.kicker, MARGIN, y, 44, GOLD));
+    }
+    const maxLines = card.kicker || card.detail ? 2 : 3;
+    const { size, lines } = this.wrap(card.title, maxLines, card.kicker ? 96 : 84);
+    for (const [i, text] of lines.entries()) {
+      y += i === 0 && !card.kicker ? size * 0.45 : size * 1.08;
+      parts.push(this.line(text, MARGIN, y, size, '#fff'));
+    }
+    if (card.detail) parts.push(this.line(card.detail, MARGIN, y + 64, 44, PALE));
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" viewBox="0 0 ${SHARE_WIDTH} ${SHARE_HEIGHT}">${parts.join('')}</svg>`;
+  }
+
+  private framed: { brand: string; svg: string } | null = null;
+
+  /** What every card of a brand shares: the background, the icon and name, the band. Made once. */
+  private frame(brand: CardBrand): string {
+    const id = JSON.stringify(brand);
+    if (this.framed?.brand !== id) {
+      const { siteName, footer } = brand;
+      const svg =
+        `<rect width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" fill="${NAVY}"/>` +
+        // The site's icon: a shield with a check.
+        `<g transform="translate(${MARGIN} 64) scale(2)"><path d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7L16 2Z" fill="${GOLD}"/><path d="m10.5 16.2 3.8 3.8 7.4-8" fill="none" stroke="${NAVY}" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></g>` +
+        this.line(siteName, MARGIN + 84, 114, this.fit(siteName, 44, TEXT_WIDTH - 84), '#fff') +
+        `<rect y="${BAND_TOP}" width="${SHARE_WIDTH}" height="${SHARE_HEIGHT - BAND_TOP}" fill="${GOLD}"/>` +
+        this.line(footer, MARGIN, 592, this.fit(footer, 44, TEXT_WIDTH), NAVY);
+      this.framed = { brand: id, svg };
+    }
+    return this.framed.svg;
+  }
+
+  /** One line of text as a filled outline, its baseline at y. */
+  private line(text: string, x: number, y: number, size: number, fill: string): string {
+    let d = '';
+    let prev: { glyph: Glyph; font: Font } | null = null;
+    for (const char of text) {
+      const { glyph, font } = this.glyph(char);
+      const scale = size / font.unitsPerEm;
+      if (prev && prev.font === font) x += font.getKerningValue(prev.glyph, glyph) * scale;
+      d += glyph.getPath(x, y, size).toPathData(1);
+      x += glyph.advanceWidth * scale;
+      prev = { glyph, font };
+    }
+    return `<path d="${d}" fill="${fill}"/>`;
+  }
+
+  private width(text: string, size: number): number {
+    let w = 0;
+    let prev: { glyph: Glyph; font: Font } | null = null;
+    for (const char of text) {
+      const { glyph, font } = this.glyph(char);
+      if (prev && prev.font === font) w += font.getKerningValue(prev.glyph, glyph);
+      w += glyph.advanceWidth;
+      prev = { glyph, font };
+    }
+    return (w * size) / (this.fonts[0]?.unitsPerEm ?? 1000);
+  }
+
+  private glyph(char: string): { glyph: Glyph; font: Font } {
+    for (const font of this.fonts) {
+      const glyph = font.charToGlyph(char);
+      if (glyph.index !== 0) return { glyph, font };
+    }
+    throw new Error(
+      `The share image's font has no letter "${char}" (U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`,
+    );
+  }
+
+  /** The largest size up to `size` (by 4 px) at which the text fits the width on one line. */
+  private fit(text: string, size: number, width: number): number {
+    while (size > 24 && this.width(text, size) > width) size -= 4;
+    return size;
+  }
+
+  /** The title in at most `maxLines` lines, broken after spaces and hyphens, as large as fits. */
+  private wrap(title: string, maxLines: number, start: number): { size: number; lines: string[] } {
+    // Words keep their hyphen: "Saint-Jean-sur-Richelieu" may break after any of its dashes.
+    const words = title.match(/[^\s-]+-*|-+/g) ?? [title];
+    for (let size = start; ; size -= 4) {
+      const lines: string[] = [];
+      let current = '';
+      for (const word of words) {
+        const joined =
+          current === '' || current.endsWith('-') ? current + word : `${current} ${word}`;
+        if (current !== '' && this.width(joined, size) > TEXT_WIDTH) {
+          lines.push(current);
+          current = word;
+        } else current = joined;
+      }
+      lines.push(current);
+      const fits =
+        lines.length <= maxLines && lines.every((l) => this.width(l, size) <= TEXT_WIDTH);
+      if (fits || size <= 32) return { size, lines: lines.slice(0, maxLines) };
+    }
+  }
+}
