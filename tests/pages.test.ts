@@ -335,6 +335,22 @@ describe('city pages', () => {
     expect(text(quebec.querySelector('main'))).not.toContain('5-15%');
   });
 
+  it("links where a province lets homeowners check an adjuster's licence, with its source", () => {
+    for (const path of ['/canada/prince-edward-island/', '/charlottetown/', '/canada/alberta/']) {
+      const link = [...render(path).querySelectorAll('main a')].find((a) =>
+        text(a).startsWith('Check an adjuster'),
+      );
+      expect(link?.getAttribute('href'), path).toMatch(
+        /^https:\/\/www\.(princeedwardisland\.ca|abcouncil\.ab\.ca)\//,
+      );
+      expect(link?.parentNode?.querySelector('.source a'), path).not.toBeNull();
+    }
+    // Where the data knows of no look-up, the page does not pretend there is one.
+    expect(text(render('/canada/ontario/').querySelector('main'))).not.toContain(
+      'Check an adjuster',
+    );
+  });
+
   it('canada/public-adjusters has no neighbourhood chips', () => {
     const root = render('/canada/public-adjusters/');
     expect(text(root.querySelector('h1'))).toBe('Public Adjusters in Canada');

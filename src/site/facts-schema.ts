@@ -21,12 +21,22 @@ const bodySchema = z.strictObject({
  * regulator's own pages say that a policyholder should know, and where to complain; and the
  * national complaint services.
  */
+/**
+ * Where a policyholder can check an adjuster's licence themselves: the regulator's public
+ * search or register, or the page of the regulator that leads to it and says so.
+ */
+const lookupSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
+  text,
+  source: sourceSchema,
+});
+
 export const provincesSchema = z.strictObject({
   national: z.strictObject({ complaints: z.array(bodySchema) }),
   provinces: z.array(
     z.strictObject({
       code,
-      regulator: bodySchema,
+      regulator: bodySchema.extend({ lookup: lookupSchema.optional() }),
       facts: z.array(sourcedText),
       complaints: z.array(bodySchema),
     }),
@@ -56,6 +66,7 @@ export const catastrophesSchema = z.array(
 export type ProvincesRecord = z.infer<typeof provincesSchema>;
 export type ProvinceFacts = ProvincesRecord['provinces'][number];
 export type Body = z.infer<typeof bodySchema>;
+export type LicenceLookup = z.infer<typeof lookupSchema>;
 export type Catastrophe = z.infer<typeof catastrophesSchema>[number];
 
 /** data/sources.json: the sources of fact families every city shares (their populations). */

@@ -76,6 +76,13 @@ export function ProvinceRules({
           . {facts.regulator.text}
           <Cite source={facts.regulator.source} />
         </p>
+        {facts.regulator.lookup && (
+          <p>
+            <a href={facts.regulator.lookup.url}>Check an adjuster's licence</a>:{' '}
+            {facts.regulator.lookup.text}
+            <Cite source={facts.regulator.lookup.source} />
+          </p>
+        )}
         {facts.facts.map((f) => (
           <p key={f.text}>
             {f.text}

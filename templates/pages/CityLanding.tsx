@@ -179,6 +179,13 @@ function CityFacts({ city, site }: { city: City; site: Site }) {
             </a>
             .
           </p>
+          {province.regulator.lookup && (
+            <p>
+              <a href={province.regulator.lookup.url}>Check an adjuster's licence</a>:{' '}
+              {province.regulator.lookup.text}
+              <Cite source={province.regulator.lookup.source} />
+            </p>
+          )}
         </Section>
       )}
       <Section

@@ -28,6 +28,7 @@ describe('sourced facts', () => {
     const sources = [
       ...[...site.facts.provinces.values()].flatMap((p) => [
         p.regulator.source,
+        ...(p.regulator.lookup ? [p.regulator.lookup.source] : []),
         ...p.facts.map((f) => f.source),
         ...p.complaints.map((c) => c.source),
       ]),
