@@ -106,7 +106,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       const cache = new ImageCache(
         options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir,
       );
-      const shareCounts = stageShareImages(staging, inputs, cache);
+      const shareCounts = await stageShareImages(staging, inputs, cache);
       const dates = pageDates(
         inputs.site,
         inputs.pages,

@@ -4,6 +4,9 @@ import type { ImageCache } from '../share/image-cache.js';
 import type { Inputs } from './inputs.js';
 import type { Staging } from './staging.js';
 
+/** Images drawn between two releases of the renderer's memory (see CardPainter.release). */
+const RELEASE_EVERY = 16;
+
 export interface ShareImageCounts {
   /** Left in the output folder as they were (their name, and so their picture, unchanged). */
   kept: number;
@@ -18,11 +21,11 @@ export interface ShareImageCounts {
  * build drew comes from the cache; only the rest are drawn. Images are named by what they show,
  * so "the same name" is "the same picture".
  */
-export function stageShareImages(
+export async function stageShareImages(
   staging: Staging,
   inputs: Inputs,
   cache: ImageCache,
-): ShareImageCounts {
+): Promise<ShareImageCounts> {
   const counts: ShareImageCounts = { kept: 0, cached: 0, drawn: 0 };
   let painter: CardPainter | null = null;
   const brand = { siteName: inputs.site.settings.siteName, footer: cardFooter(inputs.site) };
@@ -37,7 +40,7 @@ export function stageShareImages(
       painter ??= CardPainter.load();
       bytes = painter.png(image.card, brand);
       cache.put(image.key, bytes);
-      counts.drawn++;
+      if (++counts.drawn % RELEASE_EVERY === 0) await painter.release();
     }
     staging.put(image.file, bytes);
   }

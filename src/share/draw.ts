@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import type { Font, Glyph } from 'opentype.js';
 import type { ShareCard } from './cards.js';
 import { SHARE_HEIGHT, SHARE_WIDTH } from './share-images.js';
@@ -45,6 +47,18 @@ export class CardPainter {
     return new CardPainter(fonts, (svg) =>
       new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng(),
     );
+  }
+
+  /**
+   * Lets go of the memory of the images drawn so far. resvg's rendered image (3 MB of pixels)
+   * is freed only once V8 collects its JavaScript object, and V8, which does not see that
+   * memory, has no reason to: drawing 1,700 images took a build from 260 MB to 570 MB. A minor
+   * collection finds them (they die young), and their finalizers run on the next turn of the
+   * event loop. resvg-js fixed this after 2.6.2 by telling V8 of the memory; not released yet.
+   */
+  async release(): Promise<void> {
+    collectGarbage({ type: 'minor' });
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   /** The card as a PNG of SHARE_WIDTH x SHARE_HEIGHT pixels. */
@@ -155,4 +169,20 @@ export class CardPainter {
       if (fits || size <= 32) return { size, lines: lines.slice(0, maxLines) };
     }
   }
+}
+
+type Collect = (options: { type: 'minor' | 'major' }) => void;
+let collect: Collect | null = null;
+
+/** V8's own collector, as `--expose-gc` gives it, asked for here so no flag need be passed. */
+function collectGarbage(options: { type: 'minor' | 'major' }): void {
+  if (!collect) {
+    const exposed = (globalThis as { gc?: Collect }).gc;
+    if (exposed) collect = exposed;
+    else {
+      v8.setFlagsFromString('--expose-gc');
+      collect = vm.runInNewContext('gc') as Collect;
+    }
+  }
+  collect(options);
 }
