@@ -31,6 +31,9 @@ export { hash } from '../hash.js';
  * hash, and a page reading several things is fingerprinted by their hashes joined. The model
  * does not change during a build.
  */
+/** Values hashed by Fingerprints since the process started: tests check it grows linearly. */
+export const fingerprinted = { values: 0 };
+
 export class Fingerprints {
   private readonly known = new WeakMap<object, string>();
   private readonly plain = new Map<string, string>();
@@ -45,6 +48,7 @@ export class Fingerprints {
       let known = this.plain.get(json);
       if (known === undefined) {
         known = hash(json);
+        fingerprinted.values++;
         this.plain.set(json, known);
       }
       return known;
@@ -52,6 +56,7 @@ export class Fingerprints {
     let known = this.known.get(value);
     if (known === undefined) {
       known = hash(value);
+      fingerprinted.values++;
       this.known.set(value, known);
     }
     return known;

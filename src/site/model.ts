@@ -1,5 +1,6 @@
 import type { Content } from './load-content.js';
 import type { Facts } from './load-facts.js';
+import { distanceKm, NearbyIndex } from './nearby.js';
 import { PROVINCES } from './provinces.js';
 import type { SiteSettings, Source } from './schema.js';
 
@@ -117,21 +118,18 @@ export function provinceGroups(site: Site): {
   };
 }
 
-/** Great-circle distance in kilometres. */
-export function distanceKm(a: City['coordinates'], b: City['coordinates']): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLng = (b.lng - a.lng) * rad;
-  const h =
-    Math.sin(dLat / 2) ** 2 +
-    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
-  return 2 * 6371 * Math.asin(Math.sqrt(h));
-}
+export { distanceKm } from './nearby.js';
 
 /** Nearby lists by site and `slug:n`: every area page of a city asks for the same list. */
 const nearbyMemo = new WeakMap<Site, Map<string, readonly City[]>>();
+/** One grid of the cities per site, made when a list is first measured. */
+const indexes = new WeakMap<Site, { index: NearbyIndex<City>; at: Map<City, number> }>();
 
-/** The n cities nearest to `city`, nearest first (ties by population); never the city itself. */
+/**
+ * The n cities nearest to `city`, nearest first (ties by population, then the site's order);
+ * never the city itself. Linear over all cities: each is measured once, against the cities in
+ * the grid cells around it (NearbyIndex), not against every city.
+ */
 export function nearbyCities(site: Site, city: City, n: number): readonly City[] {
   let bySite = nearbyMemo.get(site);
   if (!bySite) {
@@ -141,25 +139,30 @@ export function nearbyCities(site: Site, city: City, n: number): readonly City[]
   const key = `${city.slug}:${n}`;
   let list = bySite.get(key);
   if (!list) {
-    // The n best kept in order while scanning once: sorting every city for each city made
-    // this quadratic-times-log, a second of a 32,000-page build.
-    const best: Array<{ c: City; d: number }> = [];
-    const closer = (x: { c: City; d: number }, y: { c: City; d: number }) =>
-      x.d < y.d || (x.d === y.d && x.c.population > y.c.population);
-    for (const c of site.cities) {
-      if (c.slug === city.slug) continue;
-      const entry = { c, d: distanceKm(city.coordinates, c.coordinates) };
-      const last = best[best.length - 1];
-      if (best.length === n && last && !closer(entry, last)) continue;
-      let at = best.length;
-      while (at > 0 && closer(entry, best[at - 1] as { c: City; d: number })) at--;
-      best.splice(at, 0, entry);
-      if (best.length > n) best.pop();
+    let grid = indexes.get(site);
+    if (!grid) {
+      grid = {
+        index: new NearbyIndex(site.cities, (c) => c.population),
+        at: new Map(site.cities.map((c, i) => [c, i])),
+      };
+      indexes.set(site, grid);
     }
-    list = best.map((x) => x.c);
+    const at = grid.at.get(city);
+    // The national entry, or a city from elsewhere: measured against every city.
+    list = at === undefined ? scan(site.cities, city, n) : grid.index.nearest(at, n);
     bySite.set(key, list);
   }
   return list;
+}
+
+/** The n cities nearest to a place that is not one of them, measuring every one. */
+function scan(cities: readonly City[], city: City, n: number): City[] {
+  return cities
+    .filter((c) => c.slug !== city.slug)
+    .map((c) => ({ c, d: distanceKm(city.coordinates, c.coordinates) }))
+    .sort((x, y) => x.d - y.d || y.c.population - x.c.population)
+    .slice(0, n)
+    .map((x) => x.c);
 }
 
 /** Every city's nearby list by slug: a build keeps them so that the next need not measure. */
