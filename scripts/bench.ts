@@ -4,8 +4,12 @@
 // plain Node process writing the same number of files of the same sizes under the same paths.
 // Also an incremental rebuild: one city's description edited, rebuilt into the same folder.
 // Both sites build from copies in a temporary folder (1x: data/ as it is), never from data/.
-// Usage: npm run bench -- [--runs N] [--warmup N] [--only 1x|10x] [--keep]
+// Usage: npm run bench -- [--runs N] [--warmup N] [--only 1x|10x|Sx] [--scale S] [--keep]
 // (defaults: 1 warm-up and 5 timed runs for 1x, 1 and 3 for 10x; --runs and --warmup set both)
+// --scale S adds a data set S times the bundled one (--scale 100: 16,800 cities, about 320,000
+// pages), with 1 warm-up and 1 timed run, its sitemap checked: every file parses, and together
+// they list exactly the indexable pages. Not run by default: it says first the disk and the
+// minutes it needs.
 //
 // Every figure is a whole child process, timed from spawn to exit, as a site owner runs it:
 // `node bin/claimsite.cjs generate --data D --out O --quiet`, with one addition, a tiny module
@@ -31,18 +35,34 @@
 // bytes as the build's. Not at 10x, where it would take minutes.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import {
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  statfs,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
+import { parseSitemap, parseSitemapIndex } from 'sitemap';
 import { FIRST_PAGE_MARK } from '../src/generate/generate.js';
 import { buildPages } from '../src/routes.js';
 import { loadSite } from '../src/site/load.js';
 import type { CityRecord } from '../src/site/schema.js';
 import { slugify } from '../src/site/slug.js';
+import { absoluteUrl } from '../src/urls.js';
 
 const SCALE = 10;
+
+/** Bytes a page of the bundled site takes on disk, about (its HTML, with its share of assets). */
+const BYTES_PER_PAGE = 21_000;
 
 /**
  * Loaded before bin/claimsite.cjs (node --require): prints the process's peak RSS as it exits,
@@ -102,7 +122,7 @@ interface Run {
 }
 
 interface Bench {
-  label: '1x' | '10x';
+  label: string;
   dataDir: string;
   pages: number;
   cities: number;
@@ -129,6 +149,7 @@ const { values: opts } = parseArgs({
     runs: { type: 'string' },
     warmup: { type: 'string' },
     only: { type: 'string' },
+    scale: { type: 'string' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -139,8 +160,10 @@ const count = (v: string | undefined, fallback: number, min: number, name: strin
     throw new Error(`--${name} must be a whole number >= ${min}`);
   return n;
 };
-if (opts.only !== undefined && opts.only !== '1x' && opts.only !== '10x') {
-  throw new Error('--only must be 1x or 10x');
+const scale = opts.scale === undefined ? null : count(opts.scale, 0, 2, 'scale');
+const labels = ['1x', '10x', ...(scale ? [`${scale}x`] : [])];
+if (opts.only !== undefined && !labels.includes(opts.only)) {
+  throw new Error(`--only must be one of ${labels.join(', ')}`);
 }
 
 const root = process.cwd();
@@ -198,20 +221,32 @@ for (const [signal, code] of [
   });
 }
 
-// The data sets: an exact copy of data/ (the incremental runs edit it), and the 10x set.
+// The data sets: an exact copy of data/ (the incremental runs edit it), the 10x set, and the
+// --scale set.
 const data1 = path.join(tmp, 'data-1x');
 const data10 = path.join(tmp, 'data-10x');
+const dataScaled = path.join(tmp, `data-${scale}x`);
 await cp(path.join(root, 'data'), data1, { recursive: true });
-await cp(path.join(root, 'data'), data10, { recursive: true });
 const citiesDir = path.join(root, 'data', 'cities');
 const cityFiles = (await readdir(citiesDir)).filter((n) => n.endsWith('.json')).sort();
 const originals: CityRecord[] = [];
-for (const name of cityFiles) {
-  const cities = JSON.parse(await readFile(path.join(citiesDir, name), 'utf8')) as CityRecord[];
-  originals.push(...cities);
-  const copies: CityRecord[] = [];
-  for (let k = 2; k <= SCALE; k++) for (const c of cities) copies.push(copyOf(c, k));
-  await writeJson(path.join(data10, 'cities', name), [...cities, ...copies]);
+for (const name of cityFiles)
+  originals.push(
+    ...(JSON.parse(await readFile(path.join(citiesDir, name), 'utf8')) as CityRecord[]),
+  );
+const copied: Array<[string, number]> = [
+  [data10, SCALE],
+  ...(scale ? ([[dataScaled, scale]] as Array<[string, number]>) : []),
+];
+for (const [dir, times] of copied) {
+  await cp(path.join(root, 'data'), dir, { recursive: true });
+  for (const name of cityFiles) {
+    const file = path.join(citiesDir, name);
+    const cities = JSON.parse(await readFile(file, 'utf8')) as CityRecord[];
+    const copies: CityRecord[] = [];
+    for (let k = 2; k <= times; k++) for (const c of cities) copies.push(copyOf(c, k));
+    await writeJson(path.join(dir, 'cities', name), [...cities, ...copies]);
+  }
 }
 // The incremental runs edit the city of median population (ties by id), in both data sets.
 const byPopulation = [...originals].sort(
@@ -224,6 +259,7 @@ const benches: Bench[] = [];
 for (const [label, dataDir, warmup, runs] of [
   ['1x', data1, 1, 5],
   ['10x', data10, 1, 3],
+  ...(scale ? ([[`${scale}x`, dataScaled, 1, 1]] as const) : []),
 ] as const) {
   if (opts.only && opts.only !== label) continue;
   const site = await loadSite(dataDir); // throws a DataError naming the record if invalid
@@ -244,6 +280,22 @@ for (const [label, dataDir, warmup, runs] of [
     lastOut: '',
     made: 0,
   });
+}
+
+// A large --scale run says first what it needs: every full build and floor run is a folder of
+// its own, kept until the end (see the file-system trap above).
+for (const b of benches) {
+  if (b.pages < 100_000) continue;
+  const folders = 2 * (b.warmup + b.runs);
+  const need = b.pages * BYTES_PER_PAGE * folders;
+  const disk = await statfs(tmp);
+  const free = disk.bavail * disk.bsize;
+  log(
+    `${b.label}: ${fmt.format(b.pages)} pages in ${folders} folders need about ${mb(need)} of disk ` +
+      `(${mb(free)} free in ${tmp}) and take about ${Math.ceil((b.pages * 2.5 * folders) / 60_000)} minutes` +
+      ' (the first build draws every share image no earlier build drew: about 17 ms each)',
+  );
+  if (need > free) throw new Error(`not enough disk for the ${b.label} run`);
 }
 
 // Full builds and floor runs first, each into a fresh folder, floor and build alternating so a
@@ -300,6 +352,35 @@ for (const b of benches) {
   }
 }
 
+// The large sitemap: split under an index, every file parses, and together they list exactly
+// the indexable pages.
+const sitemapLines: string[] = [];
+for (const b of benches) {
+  if (b.pages < 45_000) continue;
+  const site = await loadSite(b.dataDir);
+  const expected = new Set(
+    buildPages(site)
+      .filter((p) => p.sitemap !== null)
+      .map((p) => absoluteUrl(site.settings.baseUrl, p.path)),
+  );
+  const read = (file: string) => createReadStream(path.join(b.lastOut, file));
+  const index = await parseSitemapIndex(read('sitemap.xml'));
+  const listed: string[] = [];
+  for (const entry of index)
+    listed.push(
+      ...(await parseSitemap(read(new URL(entry.url).pathname.slice(1)))).map((i) => i.url),
+    );
+  const listedSet = new Set(listed);
+  const missing = [...expected].filter((u) => !listedSet.has(u)).length;
+  const extra = listed.length - (expected.size - missing);
+  sitemapLines.push(
+    `${b.label} sitemap: an index of ${index.length} files, ${fmt.format(listed.length)} URLs; ` +
+      (missing === 0 && extra === 0
+        ? `exactly the ${fmt.format(expected.size)} indexable pages, every file parsed`
+        : `WARNING: ${missing} indexable pages missing, ${extra} URLs not indexable or twice`),
+  );
+}
+
 // Incremental runs last: edit one description, rebuild into the last full build's folder.
 for (const b of benches) {
   let before = await listFiles(b.lastOut);
@@ -342,6 +423,7 @@ const lines: string[] = [
   'floor: one plain Node process writes the same number of files, same paths and sizes, with mkdirSync/writeFileSync',
   'plain React: the same pages and assets rendered whole with renderToStaticMarkup and written with writeFileSync, one after the other (scripts/plain-react.ts)',
   codeLine(),
+  ...sitemapLines,
   '',
 ];
 const rows: string[][] = [
