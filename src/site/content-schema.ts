@@ -3,8 +3,20 @@ import { isoFromWritten } from './format.js';
 import { CLAIM_TYPES } from './segments.js';
 
 const text = z.string().trim().min(1, 'must not be empty');
-const qa = z.strictObject({ question: text, answer: text });
-const step = z.strictObject({ title: text, description: text, details: z.array(text).min(1) });
+/**
+ * A city's question may say what holds in Québec instead (`quebecAnswer`): Québec's pages show
+ * it where the answer would quote the rest of Canada's terms (see `quebecSchema`).
+ */
+const qa = z.strictObject({ question: text, answer: text, quebecAnswer: text.optional() });
+const step = z.strictObject({
+  title: text,
+  description: text,
+  details: z.array(text).min(1),
+  /** What Québec's pages say instead, where this step quotes the rest of Canada's terms. */
+  quebec: z
+    .strictObject({ description: text.optional(), details: z.array(text).min(1).optional() })
+    .optional(),
+});
 /**
  * Marks what a site owner must replace before publishing (sample testimonials and figures):
  * `generate` lists what is still sample, and sample testimonials publish no rating markup.
@@ -103,6 +115,28 @@ export const aboutSchema = z.strictObject({
     ]),
 });
 
+/**
+ * content/quebec.json: how Québec's pages speak of the adjuster and the fee. There, the adjuster
+ * a policyholder hires is a claims adjuster certified by the Autorité des marchés financiers, and
+ * the fee is set in a written contract, a percentage of the indemnity or an hourly rate (see the
+ * QC entry of provinces.json and its sources). `{city}` is the page's place. A data set made
+ * before this file gets the wording the pages used before it.
+ */
+export const quebecSchema = z.strictObject({
+  lead: text,
+  feePromise: text,
+  cta: text,
+});
+
+export const QUEBEC_DEFAULT: z.infer<typeof quebecSchema> = {
+  lead: 'Property damage in {city}? Tell us about your claim in three short steps. In Québec, the adjuster who works for you rather than for your insurer is a claims adjuster certified by the Autorité des marchés financiers: one will review your claim for free.',
+  feePromise: 'Fee set in a written contract: a percentage of the indemnity or an hourly rate',
+  cta: "Talk to a certified claims adjuster who works for policyholders in {city}. Québec's rules put the fee in a written contract: a percentage of the indemnity or an hourly rate, as you choose.",
+};
+
+/** The rest of Canada's fee terms, which must not reach Québec's pages. */
+export const CANADA_FEE_TERMS = /5-15%|only on success/;
+
 /** Front matter of a Markdown page (privacy, terms). */
 export const legalPageSchema = z.strictObject({
   title: text,
@@ -123,6 +157,7 @@ export const postSchema = z.strictObject({
 export type Testimonial = z.infer<typeof testimonialsSchema>[number];
 export type FaqContent = z.infer<typeof faqSchema>;
 export type QA = z.infer<typeof qa>;
+export type QuebecContent = z.infer<typeof quebecSchema>;
 export type Step = z.infer<typeof step>;
 export type ServicesContent = z.infer<typeof servicesSchema>;
 export type ServiceType = ServicesContent['types'][number];

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import {
   type AboutContent,
   aboutSchema,
+  CANADA_FEE_TERMS,
   cityFaqSchema,
   type FaqContent,
   faqSchema,
@@ -12,6 +13,9 @@ import {
   postSchema,
   processSchema,
   type QA,
+  QUEBEC_DEFAULT,
+  type QuebecContent,
+  quebecSchema,
   type ServicesContent,
   servicesSchema,
   type Testimonial,
@@ -45,6 +49,8 @@ export interface Content {
   services: ServicesContent;
   process: ProcessContent;
   about: AboutContent;
+  /** How Québec's pages speak of the adjuster and the fee. */
+  quebec: QuebecContent;
   privacy: MarkdownPage;
   terms: MarkdownPage;
   /** Newest first. */
@@ -71,6 +77,11 @@ export function loadContent(
   ];
   if (services)
     checkServiceOrder(services, rel(path.join(dataDir, 'content/services.json')), issues);
+  const quebecFile = path.join(dataDir, 'content', 'quebec.json');
+  const quebec = existsSync(quebecFile) ? json('quebec.json', quebecSchema) : QUEBEC_DEFAULT;
+  if (process) checkQuebecSteps(process, rel(path.join(dataDir, 'content/process.json')), issues);
+  if (cityFaq)
+    checkQuebecAnswers(cityFaq, rel(path.join(dataDir, 'content/city-faq.json')), issues);
 
   const privacy = markdownPage(path.join(dataDir, 'pages/privacy.md'), rel, issues);
   const terms = markdownPage(path.join(dataDir, 'pages/terms.md'), rel, issues);
@@ -94,9 +105,19 @@ export function loadContent(
   // ISO dates and slugs: code-point order is their order (localeCompare would start ICU's collator).
   posts.sort((a, b) => compare(b.date, a.date) || compare(a.slug, b.slug));
 
-  if (!testimonials || !faq || !cityFaq || !services || !process || !about || !privacy || !terms)
+  if (
+    !testimonials ||
+    !faq ||
+    !cityFaq ||
+    !services ||
+    !process ||
+    !about ||
+    !quebec ||
+    !privacy ||
+    !terms
+  )
     return undefined;
-  return { testimonials, faq, cityFaq, services, process, about, privacy, terms, posts };
+  return { testimonials, faq, cityFaq, services, process, about, quebec, privacy, terms, posts };
 }
 
 function markdown<S extends z.ZodType>(
@@ -154,4 +175,38 @@ function checkServiceOrder(services: ServicesContent, file: string, issues: Data
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * A step quoting the rest of Canada's fee ("5-15%", "only on success") is shown on Québec's pages
+ * too, where those terms do not hold: it must say what Québec's pages show instead.
+ */
+function checkQuebecSteps(process: ProcessContent, file: string, issues: DataIssue[]): void {
+  for (const list of ['howItWorks', 'claimProcess', 'aboutProcess'] as const)
+    for (const [i, step] of process[list].entries()) {
+      const quoted = [step.description, ...step.details].some((t) => CANADA_FEE_TERMS.test(t));
+      const description = step.quebec?.description ?? step.description;
+      const details = step.quebec?.details ?? step.details;
+      if (quoted && [description, ...details].some((t) => CANADA_FEE_TERMS.test(t)))
+        issues.push({
+          file,
+          record: `${list}[${i}]`,
+          field: 'quebec',
+          message:
+            "quotes the rest of Canada's fee; give what Québec's pages say instead (Québec's fee is set in a written contract)",
+        });
+    }
+}
+
+/** The same for a city's questions: an answer quoting the fee needs its Québec answer. */
+function checkQuebecAnswers(faq: readonly QA[], file: string, issues: DataIssue[]): void {
+  for (const [i, q] of faq.entries())
+    if (CANADA_FEE_TERMS.test(q.quebecAnswer ?? q.answer))
+      issues.push({
+        file,
+        record: `[${i}]`,
+        field: 'quebecAnswer',
+        message:
+          "the answer quotes the rest of Canada's fee; give what Québec's pages say instead (Québec's fee is set in a written contract)",
+      });
 }

@@ -55,7 +55,7 @@ export function AboutPage(ctx: PageContext) {
         <Shared
           component={Steps}
           props={{
-            steps: termsIn(isQuebec(city)).steps(site.content.process.aboutProcess),
+            steps: termsIn(isQuebec(city), site.content).steps(site.content.process.aboutProcess),
           }}
         />
       </Section>
@@ -68,7 +68,7 @@ export function AboutPage(ctx: PageContext) {
           phone: site.settings.phone,
           scope: scopeSlug(ctx),
           place: place,
-          text: termsIn(isQuebec(city)).cta(place),
+          text: termsIn(isQuebec(city), site.content).cta(place),
         }}
       />
     </Layout>

@@ -56,7 +56,7 @@ export function AreaPage(ctx: PageContext) {
   const catastrophes = code
     ? site.facts.catastrophes.filter((c) => c.provinces.includes(code))
     : [];
-  const terms = termsIn(province ? code === 'QC' : isQuebec(city));
+  const terms = termsIn(province ? code === 'QC' : isQuebec(city), ctx.site.content);
   return (
     <Layout ctx={ctx} form jsonLd={localServiceJsonLd(ctx, city, crumbs, faqs)}>
       <Breadcrumbs trail={crumbs} />

@@ -43,7 +43,7 @@ export function CityLandingPage(ctx: PageContext) {
   const heading = HEADINGS[kind](city.name);
   const faqs = cityFaq(ctx);
   const crumbs = trail(ctx, kind === 'home' ? city.name : heading);
-  const terms = termsIn(isQuebec(city));
+  const terms = termsIn(isQuebec(city), site.content);
   return (
     <Layout
       ctx={ctx}

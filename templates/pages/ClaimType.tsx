@@ -24,7 +24,7 @@ export function ClaimTypePage(ctx: PageContext) {
   const place = city.national ? 'Canada' : city.name;
   const heading = `${type.title} in ${place}`;
   const crumbs = trail(ctx, type.title);
-  const terms = termsIn(isQuebec(city));
+  const terms = termsIn(isQuebec(city), site.content);
   return (
     <Layout
       ctx={ctx}

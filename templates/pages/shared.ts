@@ -5,7 +5,7 @@ import type { QA } from '../../src/site/content-schema.js';
 import type { City } from '../../src/site/model.js';
 import { links } from '../../src/urls.js';
 import type { Crumb } from '../components/Breadcrumbs.js';
-import { isQuebec, QUEBEC } from './quebec.js';
+import { isQuebec } from './quebec.js';
 
 /** The city a page is about; site pages speak for the whole country. */
 export const cityOf = (ctx: PageContext): City => ctx.page.city ?? ctx.site.national;
@@ -29,8 +29,8 @@ export function placeFaq(ctx: PageContext, place: string): QA[] {
   const quebec = isQuebec(ctx.page.city);
   return ctx.site.content.cityFaq.map((q) => ({
     question: fill(q.question, place),
-    // An answer quoting the rest of Canada's fee does not hold in Québec.
-    answer: quebec && q.answer.includes('5-15%') ? QUEBEC.feeAnswer : fill(q.answer, place),
+    // An answer quoting the rest of Canada's fee has its Québec answer (the loader checks).
+    answer: fill((quebec && q.quebecAnswer) || q.answer, place),
   }));
 }
 

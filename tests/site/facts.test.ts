@@ -101,6 +101,35 @@ describe('sourced facts', () => {
   });
 });
 
+describe("Québec's wording", () => {
+  it("is data: a step or a city answer quoting the rest of Canada's fee needs its Québec variant", async () => {
+    const { data } = await dataCopy(FIXTURE_DATA);
+    await edit(data, 'content/process.json', (p: { howItWorks: Array<{ quebec?: unknown }> }) => {
+      delete p.howItWorks[2]?.quebec;
+    });
+    await edit(data, 'content/city-faq.json', (faq: Array<{ quebecAnswer?: string }>) => {
+      if (faq[1]) faq[1].quebecAnswer = 'Usually 5-15%, as elsewhere.';
+    });
+    const issues = await issuesOf(data);
+    expect(issues.map((i) => [i.file.split('/').slice(-2).join('/'), i.record, i.field])).toEqual([
+      ['content/process.json', 'howItWorks[2]', 'quebec'],
+      ['content/city-faq.json', '[1]', 'quebecAnswer'],
+    ]);
+    expect(issues[0]?.message).toContain("quotes the rest of Canada's fee");
+  });
+
+  it('comes from content/quebec.json, or the wording pages had before it when there is none', async () => {
+    const { data } = await dataCopy(BUNDLED_DATA);
+    const withFile = (await loadSite(data)).content.quebec;
+    await rm(path.join(data, 'content/quebec.json'));
+    expect((await loadSite(data)).content.quebec).toEqual(withFile);
+    await writeFile(path.join(data, 'content/quebec.json'), JSON.stringify({ lead: 'x' }));
+    expect((await issuesOf(data)).map((i) => i.field)).toEqual(
+      expect.arrayContaining(['feePromise', 'cta']),
+    );
+  });
+});
+
 describe('areas', () => {
   it('take a description with its source, and nothing else', async () => {
     const { data } = await dataCopy(FIXTURE_DATA);

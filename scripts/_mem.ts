@@ -1,0 +1,25 @@
+import { loadInputs } from '../src/generate/inputs.js';
+import { planBuild } from '../src/generate/plan.js';
+
+const g = (globalThis as { gc?: () => void }).gc;
+const heap = (label: string) => {
+  g?.();
+  console.log(
+    label.padEnd(12),
+    (process.memoryUsage().heapUsed / 1048576).toFixed(1),
+    'MB heap',
+    (process.memoryUsage().rss / 1048576).toFixed(0),
+    'rss',
+  );
+};
+heap('start');
+const inputs = await loadInputs({ dataDir: process.argv[2] ?? 'data', codeVersion: 'm' });
+heap('inputs');
+const { site, pages } = inputs;
+console.log('pages', pages.length);
+const plan = planBuild(inputs, null);
+heap('plan');
+const json = JSON.stringify(plan.fingerprints);
+console.log('fingerprints json', (json.length / 1048576).toFixed(1), 'MB');
+heap('json');
+(globalThis as { keep?: unknown }).keep = [site, pages, plan, json];
