@@ -26,6 +26,7 @@ export const SHARE_HEIGHT = 630;
  */
 export class ShareImages {
   private readonly byCard = new Map<string, ShareImage>();
+  private readonly byPage = new WeakMap<Page, ShareImage>();
   private readonly drawnBy: string;
 
   /** `version`: the code's identity (null running from sources), sent to render workers too. */
@@ -38,6 +39,9 @@ export class ShareImages {
 
   /** The image a page links to; a city's pages share one. */
   of(page: Page): ShareImage {
+    // Asked for every page by the plan, again by its head and for the list of images.
+    const known = this.byPage.get(page);
+    if (known) return known;
     const card = cardFor(page);
     let image = this.byCard.get(card.id);
     if (!image) {
@@ -53,6 +57,7 @@ export class ShareImages {
       };
       this.byCard.set(card.id, image);
     }
+    this.byPage.set(page, image);
     return image;
   }
 
