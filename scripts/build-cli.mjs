@@ -80,7 +80,18 @@ const common = {
   logLevel: 'warning',
   absWorkingDir: root,
 };
-const production = { 'process.env.NODE_ENV': '"production"' };
+// The versions of what draws share images, written into the bundle: their names depend on them,
+// and a build need not look them up (see src/share/share-images.ts).
+const drawing = ['@fontsource/inter', '@resvg/resvg-js', 'opentype.js']
+  .map((name) => {
+    const file = createRequire(import.meta.url).resolve(`${name}/package.json`);
+    return `${name}@${JSON.parse(readFileSync(file, 'utf8')).version}`;
+  })
+  .join(',');
+const production = {
+  'process.env.NODE_ENV': '"production"',
+  __CLAIMSITE_DRAWING__: JSON.stringify(drawing),
+};
 
 try {
   await esbuild.build({

@@ -34,7 +34,7 @@ export class ShareImages {
     private readonly site: Site,
     readonly version: string | null,
   ) {
-    this.drawnBy = `${version ?? 'sources'}:${drawingLibraries()}`;
+    this.drawnBy = `${version ?? 'sources'}:${COMPILED_DRAWING ?? drawingLibraries()}`;
   }
 
   /** The image a page links to; a city's pages share one. */
@@ -85,6 +85,10 @@ export function shareImages(site: Site, version: string | null): ShareImages {
   }
   return images;
 }
+
+/** The compiled CLI carries the versions below (scripts/build-cli.mjs); from sources, looked up. */
+declare const __CLAIMSITE_DRAWING__: string | undefined;
+const COMPILED_DRAWING = typeof __CLAIMSITE_DRAWING__ === 'string' ? __CLAIMSITE_DRAWING__ : null;
 
 let libraries: string | null = null;
 
