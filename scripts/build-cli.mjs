@@ -80,14 +80,23 @@ const common = {
   logLevel: 'warning',
   absWorkingDir: root,
 };
-// The versions of what draws share images, written into the bundle: their names depend on them,
-// and a build need not look them up (see src/share/share-images.ts).
-const drawing = ['@fontsource/inter', '@resvg/resvg-js', 'opentype.js']
-  .map((name) => {
-    const file = createRequire(import.meta.url).resolve(`${name}/package.json`);
-    return `${name}@${JSON.parse(readFileSync(file, 'utf8')).version}`;
-  })
-  .join(',');
+// What draws share images, hashed into the bundle: their names depend on it, and a build need
+// not hash it again (the same files and libraries as DRAWING_SOURCES and DRAWING_LIBRARIES in
+// src/share/share-images.ts; tests/share-images.test.ts checks the two agree).
+const drawing = (() => {
+  const hash = createHash('sha256');
+  for (const file of ['src/share/cards.ts', 'src/share/draw.ts', 'src/share/share-images.ts'])
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(path.join(root, file)));
+  const require = createRequire(path.join(root, 'package.json'));
+  for (const name of ['@fontsource/inter', '@resvg/resvg-js', 'opentype.js']) {
+    const { version } = JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8'));
+    hash.update(`${name}@${version}\0`);
+  }
+  return hash.digest('hex').slice(0, 16);
+})();
 const production = {
   'process.env.NODE_ENV': '"production"',
   __CLAIMSITE_DRAWING__: JSON.stringify(drawing),

@@ -7,7 +7,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadClient, siteAssets } from '../src/generate/assets.js';
-import { compiledVersion } from '../src/generate/root.js';
 import { renderPage } from '../src/render/render.js';
 import { buildPages } from '../src/routes.js';
 import { shareImages } from '../src/share/share-images.js';
@@ -23,8 +22,7 @@ void (async () => {
   const site = await loadSite(dataDir);
   const pages = buildPages(site);
   const assets = siteAssets(await loadClient(root, { prebuilt: true }), allCities(site));
-  // Pages link to share images named as the compiled CLI names them.
-  const share = shareImages(site, compiledVersion(path.join(root, 'lib', 'cli.cjs')));
+  const share = shareImages(site);
   for (const a of assets.files) {
     mkdirSync(path.dirname(path.join(outDir, a.file)), { recursive: true });
     writeFileSync(path.join(outDir, a.file), a.contents);

@@ -96,7 +96,7 @@ describe('dependencies derived from what pages show', () => {
     const fragments = new FragmentCache();
     const differ: string[] = [];
     for (const page of pages) {
-      const ctx = { site, page, pages, assets, share: shareImages(site, null) };
+      const ctx = { site, page, pages, assets, share: shareImages(site) };
       if (renderPage(ctx, TEMPLATES, fragments) !== renderPage(ctx, TEMPLATES))
         differ.push(page.path);
     }

@@ -18,7 +18,7 @@ const ctxFor = (page: Page): PageContext => ({
   page,
   pages,
   assets,
-  share: shareImages(site, null),
+  share: shareImages(site),
 });
 const pageAt = (path: string) => {
   const page = pages.find((p) => p.path === path);

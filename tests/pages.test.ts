@@ -19,9 +19,7 @@ const assets = { css: '/assets/site.css', js: '/assets/app.js', cityIndex: '/ass
 function render(path: string): HTMLElement {
   const page = pages.find((p) => p.path === path);
   if (!page) throw new Error(`no page ${path}`);
-  return parse(
-    renderPage({ site, page, pages, assets, share: shareImages(site, null) }, TEMPLATES),
-  );
+  return parse(renderPage({ site, page, pages, assets, share: shareImages(site) }, TEMPLATES));
 }
 
 const text = (el: HTMLElement | null | undefined) =>
@@ -261,10 +259,7 @@ describe('city pages', () => {
       const page = pages.find((p) => p.path === path);
       if (!page) throw new Error(path);
       return parse(
-        renderPage(
-          { site: owned, page, pages, assets, share: shareImages(owned, null) },
-          TEMPLATES,
-        ),
+        renderPage({ site: owned, page, pages, assets, share: shareImages(owned) }, TEMPLATES),
       );
     };
     const home = at('/toronto/');
@@ -684,7 +679,7 @@ describe('structured data', () => {
     const fragments = new FragmentCache();
     for (const page of pages) {
       const html = renderPage(
-        { site, page, pages, assets, share: shareImages(site, null) },
+        { site, page, pages, assets, share: shareImages(site) },
         TEMPLATES,
         fragments,
       );

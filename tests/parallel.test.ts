@@ -22,7 +22,6 @@ const order = (queue: GroupQueue): RenderOrder => ({
   queue: queue.buffer,
   target: { outDir: '/nowhere', dir: '/nowhere', incremental: false, previous: {} },
   assets: { css: '', js: '', cityIndex: '' },
-  shareVersion: null,
 });
 
 describe('render pool', () => {

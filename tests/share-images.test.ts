@@ -7,9 +7,14 @@ import { buildPages } from '../src/routes.js';
 import { cardFor } from '../src/share/cards.js';
 import { CardPainter } from '../src/share/draw.js';
 import { defaultCacheDir, ImageCache, PRUNE_AFTER_DAYS } from '../src/share/image-cache.js';
-import { SHARE_HEIGHT, SHARE_WIDTH, shareImages } from '../src/share/share-images.js';
+import {
+  drawingIdentity,
+  SHARE_HEIGHT,
+  SHARE_WIDTH,
+  shareImages,
+} from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
-import { BUNDLED_DATA, dataCopy, FIXTURE_DATA, scanTree, tempDir } from './helpers.js';
+import { BUNDLED_DATA, dataCopy, FIXTURE_DATA, ROOT, scanTree, tempDir } from './helpers.js';
 
 /** A PNG's size, from its header (IHDR). */
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
@@ -24,7 +29,7 @@ const ogImage = (html: string) => html.match(/<meta property="og:image" content=
 describe('share images: which page shows which', async () => {
   const site = await loadSite(BUNDLED_DATA);
   const pages = buildPages(site);
-  const images = shareImages(site, 'v1');
+  const images = shareImages(site);
 
   it("gives every page one; a city's pages share their city's, provinces and site pages their own", () => {
     const byPath = new Map(pages.map((p) => [p.path, images.of(p)]));
@@ -47,19 +52,20 @@ describe('share images: which page shows which', async () => {
   });
 
   it('names an image by what it shows and the code that draws it', async () => {
-    const again = shareImages(await loadSite(BUNDLED_DATA), 'v1');
-    const other = shareImages(await loadSite(BUNDLED_DATA), 'v2');
+    const again = shareImages(await loadSite(BUNDLED_DATA));
     const page = pages.find((p) => p.path === '/toronto/');
     if (!page) throw new Error('no /toronto/');
     expect(again.of(page).file).toBe(images.of(page).file);
-    expect(other.of(page).file).not.toBe(images.of(page).file);
+    // The compiled CLI names them by the same hash of the drawing code as the sources do.
+    const cli = await readFile(path.join(ROOT, 'lib', 'cli.cjs'), 'utf8');
+    expect(cli).toContain(JSON.stringify(drawingIdentity(ROOT)));
     const renamed = await loadSite(BUNDLED_DATA);
     const city = renamed.bySlug.get('toronto');
     if (!city) throw new Error('no toronto');
     city.name = 'Toronto Renamed';
     const moved = buildPages(renamed).find((p) => p.path === '/toronto/');
     if (!moved) throw new Error('no /toronto/');
-    expect(shareImages(renamed, 'v1').of(moved).file).not.toBe(images.of(page).file);
+    expect(shareImages(renamed).of(moved).file).not.toBe(images.of(page).file);
   });
 
   it('draws every card of the bundled site, in its own letters, at 1200 x 630', () => {

@@ -57,7 +57,7 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
   assertUniqueFiles(pages);
   const assets = siteAssets(await client, allCities(site));
   const version = options.codeVersion === undefined ? codeVersion() : options.codeVersion;
-  const share = shareImages(site, version);
+  const share = shareImages(site);
   const publicFiles = listPublic(options.publicDir);
   if (options.publicDir)
     checkPublicPaths(options.publicDir, publicFiles, generatedFiles(pages, assets, share));

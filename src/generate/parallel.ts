@@ -80,8 +80,6 @@ export interface RenderOrder {
   queue: SharedArrayBuffer;
   target: StageTarget;
   assets: { css: string; js: string; cityIndex: string };
-  /** What the build's share images are named under (ShareImages.version). */
-  shareVersion: string | null;
 }
 
 export type WorkerReply =

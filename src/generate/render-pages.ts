@@ -34,7 +34,6 @@ export async function renderPages(
             queue: queue.buffer,
             target: staging.target,
             assets: { css: assets.css, js: assets.js, cityIndex: assets.cityIndex },
-            shareVersion: inputs.share.version,
           },
           queue,
         )

@@ -32,7 +32,7 @@ try {
       pages,
       assets: order.assets,
       templates: TEMPLATES,
-      share: shareImages(site, order.shareVersion),
+      share: shareImages(site),
     },
     queue,
     order.groups,

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { packageRoot } from '../generate/root.js';
 import type { Page } from '../routes.js';
 import type { Site } from '../site/model.js';
 import { assetFile } from '../urls.js';
@@ -20,22 +22,16 @@ export const SHARE_HEIGHT = 630;
 
 /**
  * The share image of every page, named by a hash of what it is drawn from: the card, the brand,
- * and the code that draws it (`version`, the compiled CLI's identity, and the versions of the
- * font and the renderer). So an image whose name did not change need not be drawn again, and a
- * page's link to its image changes exactly when the picture does.
+ * and what draws it (`drawingIdentity`). So an image whose name did not change need not be drawn
+ * again, and a page's link to its image changes exactly when the picture does; a change to the
+ * templates or the build leaves every image as it was.
  */
 export class ShareImages {
   private readonly byCard = new Map<string, ShareImage>();
   private readonly byPage = new WeakMap<Page, ShareImage>();
-  private readonly drawnBy: string;
+  private readonly drawnBy = COMPILED_DRAWING ?? drawingIdentity(packageRoot());
 
-  /** `version`: the code's identity (null running from sources), sent to render workers too. */
-  constructor(
-    private readonly site: Site,
-    readonly version: string | null,
-  ) {
-    this.drawnBy = `${version ?? 'sources'}:${COMPILED_DRAWING ?? drawingLibraries()}`;
-  }
+  constructor(private readonly site: Site) {}
 
   /** The image a page links to; a city's pages share one. */
   of(page: Page): ShareImage {
@@ -77,28 +73,46 @@ export class ShareImages {
 const imagesBySite = new WeakMap<Site, ShareImages>();
 
 /** The site's share images: one table per site, so every page and thread names them alike. */
-export function shareImages(site: Site, version: string | null): ShareImages {
+export function shareImages(site: Site): ShareImages {
   let images = imagesBySite.get(site);
   if (!images) {
-    images = new ShareImages(site, version);
+    images = new ShareImages(site);
     imagesBySite.set(site, images);
   }
   return images;
 }
 
-/** The compiled CLI carries the versions below (scripts/build-cli.mjs); from sources, looked up. */
+/**
+ * What draws the images: these files, and these libraries at their versions. The compiled CLI
+ * carries their hash (scripts/build-cli.mjs hashes the same list, and a test checks the two
+ * agree); running from sources, it is taken here.
+ */
+export const DRAWING_SOURCES = [
+  'src/share/cards.ts',
+  'src/share/draw.ts',
+  'src/share/share-images.ts',
+];
+export const DRAWING_LIBRARIES = ['@fontsource/inter', '@resvg/resvg-js', 'opentype.js'];
+
 declare const __CLAIMSITE_DRAWING__: string | undefined;
 const COMPILED_DRAWING = typeof __CLAIMSITE_DRAWING__ === 'string' ? __CLAIMSITE_DRAWING__ : null;
 
-let libraries: string | null = null;
-
-/** The font's and the renderer's versions: a new one may draw other pixels. */
-function drawingLibraries(): string {
-  libraries ??= ['@fontsource/inter', '@resvg/resvg-js', 'opentype.js']
-    .map((name) => {
-      const file = createRequire(import.meta.url).resolve(`${name}/package.json`);
-      return `${name}@${(JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version}`;
-    })
-    .join(',');
-  return libraries;
+/** A hash of the drawing code's files and the drawing libraries' versions. */
+export function drawingIdentity(root: string): string {
+  const hash = createHash('sha256');
+  for (const file of DRAWING_SOURCES)
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(path.join(root, file)));
+  const require = createRequire(path.join(root, 'package.json'));
+  for (const name of DRAWING_LIBRARIES) {
+    const { version } = JSON.parse(
+      readFileSync(require.resolve(`${name}/package.json`), 'utf8'),
+    ) as {
+      version: string;
+    };
+    hash.update(`${name}@${version}\0`);
+  }
+  return hash.digest('hex').slice(0, 16);
 }
