@@ -12,7 +12,9 @@ const gz = (b) => gzipSync(b, { level: 9 }).length;
 
 const assets = await readdir(path.join(dir, 'assets'));
 const rows = [];
-for (const name of assets.sort()) {
+// Share images are fetched by the sites a link is shared on, not by visitors: summed up below.
+const shares = assets.filter((n) => n.startsWith('share-'));
+for (const name of assets.filter((n) => !shares.includes(n)).sort()) {
   const bytes = await readFile(path.join(dir, 'assets', name));
   rows.push([`assets/${name}`, bytes.length, gz(bytes)]);
 }
@@ -36,6 +38,13 @@ console.log(`${'file'.padEnd(width)}  ${'raw'.padStart(9)}  ${'gzip'.padStart(9)
 for (const [name, raw, zipped] of rows)
   console.log(`${name.padEnd(width)}  ${kb(raw).padStart(9)}  ${kb(zipped).padStart(9)}`);
 console.log(`${html.length} HTML pages`);
+if (shares.length > 0) {
+  let bytes = 0;
+  for (const name of shares) bytes += (await readFile(path.join(dir, 'assets', name))).length;
+  console.log(
+    `${shares.length} share images (og:image, 1200x630 PNG), ${kb(bytes / shares.length)} each on average`,
+  );
+}
 
 const script = rows.filter((r) => /^assets\/app\..*\.js$/.test(r[0])).reduce((n, r) => n + r[2], 0);
 console.log(
