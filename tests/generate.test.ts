@@ -5,14 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { bundleClient, readPrebuiltClient } from '../src/generate/client-bundle.js';
 import { recoverOutput } from '../src/generate/commit.js';
 import { generate } from '../src/generate/generate.js';
-import { compiledVersion, packageRoot } from '../src/generate/root.js';
+import { packageRoot } from '../src/generate/root.js';
 import { TEMPLATES } from '../templates/pages/index.js';
 import {
   BIN,
   BUNDLED_DATA,
   dataCopy,
   FIXTURE_DATA,
-  ROOT,
   runCli,
   scanTree,
   tempDir,
@@ -82,11 +81,9 @@ describe('generate', () => {
     const dir = await tempDir();
     const out = path.join(dir, 'dist');
     const lastmod = '2026-11-22';
-    // As the compiled CLI that killedAt runs names its share images.
-    const codeVersion = compiledVersion(path.join(ROOT, 'lib', 'cli.cjs'));
-    const reference = path.join(dir, 'reference');
     const expected = await treeBytes(
-      (await generate({ dataDir: FIXTURE_DATA, outDir: reference, lastmod, codeVersion })).outDir,
+      (await generate({ dataDir: FIXTURE_DATA, outDir: path.join(dir, 'reference'), lastmod }))
+        .outDir,
     );
     const none = async () => {
       await rm(out, { recursive: true, force: true });
@@ -101,7 +98,7 @@ describe('generate', () => {
       if (now.size > 0) expect(now).toEqual(expected);
     }
     await none();
-    await generate({ dataDir: FIXTURE_DATA, outDir: out, lastmod, codeVersion });
+    await generate({ dataDir: FIXTURE_DATA, outDir: out, lastmod });
     expect((await readdir(dir)).sort()).toEqual([
       '.dist.manifest.json',
       '.reference.manifest.json',
@@ -125,12 +122,12 @@ describe('generate', () => {
   });
 
   it('completes a decided incremental commit that was cut short', async () => {
-    const { dir, data, out, lastmod, codeVersion, before, after } = await editedSite();
+    const { dir, data, out, lastmod, before, after } = await editedSite();
     // A file where the commit needs a folder stops it after its journal was written and some
     // of its files were moved: as a kill at that moment would.
     await rm(path.join(out, 'vancouver/about'), { recursive: true });
     await writeFile(path.join(out, 'vancouver/about'), 'in the way');
-    await expect(generate({ dataDir: data, outDir: out, lastmod, codeVersion })).rejects.toThrow();
+    await expect(generate({ dataDir: data, outDir: out, lastmod })).rejects.toThrow();
     expect((await readdir(dir)).some((n) => n === '.dist.journal')).toBe(true);
     await rm(path.join(out, 'vancouver/about'));
     const cut = await treeBytes(out);
@@ -138,7 +135,7 @@ describe('generate', () => {
     expect(moved.length).toBeGreaterThan(0); // partly applied
     expect(moved.every(([rel, b]) => after.get(rel) === b)).toBe(true);
     // The next build completes the commit before anything else, then finds nothing to do.
-    const next = await generate({ dataDir: data, outDir: out, lastmod, codeVersion });
+    const next = await generate({ dataDir: data, outDir: out, lastmod });
     expect(await treeBytes(out)).toEqual(after);
     expect((await readdir(dir)).sort()).toEqual([
       '.dist.manifest.json',
@@ -182,16 +179,13 @@ async function editedSite() {
   await cp(FIXTURE_DATA, data, { recursive: true });
   const out = path.join(dir, 'dist');
   const lastmod = '2026-11-22';
-  // As the compiled CLI that killedAt runs names its share images.
-  const codeVersion = compiledVersion(path.join(ROOT, 'lib', 'cli.cjs'));
-  await generate({ dataDir: data, outDir: out, lastmod, codeVersion });
+  await generate({ dataDir: data, outDir: out, lastmod });
   const before = await treeBytes(out);
   await editVancouver(data);
-  const reference = path.join(dir, 'reference');
   const after = await treeBytes(
-    (await generate({ dataDir: data, outDir: reference, lastmod, codeVersion })).outDir,
+    (await generate({ dataDir: data, outDir: path.join(dir, 'reference'), lastmod })).outDir,
   );
-  return { dir, data, out, lastmod, codeVersion, before, after };
+  return { dir, data, out, lastmod, before, after };
 }
 
 /** Vancouver's description edited: its pages, and the pages that list it, change. */

@@ -19,12 +19,9 @@ export function packageRoot(): string {
  * Running from sources (tests, development) there is no bundle to identify, so null.
  */
 export function codeVersion(): string | null {
-  return isCompiled() ? compiledVersion(fileURLToPath(import.meta.url)) : null;
-}
-
-/** The identity of a compiled CLI bundle (lib/cli.cjs), as codeVersion gives it. */
-export function compiledVersion(bundle: string): string {
-  return createHash('sha256').update(readFileSync(bundle)).digest('hex').slice(0, 16);
+  if (!isCompiled()) return null;
+  const self = fileURLToPath(import.meta.url);
+  return createHash('sha256').update(readFileSync(self)).digest('hex').slice(0, 16);
 }
 
 /** True when running the compiled CLI (lib/cli.cjs), false when running from sources. */
