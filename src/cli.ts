@@ -140,6 +140,10 @@ export async function main(
         io.out(
           `Built ${formatWhole(result.pages)} pages (${formatWhole(result.rendered)} rendered): ${formatWhole(result.files)} files (${formatWhole(result.changed)} changed), ${formatBytes(result.bytes)} in ${(result.ms / 1000).toFixed(2)} s -> ${displayPath(result.outDir)}\n`,
         );
+        if (result.shareImages.drawn > 0)
+          io.out(
+            `Drew ${formatWhole(result.shareImages.drawn)} share images (og:image)${result.shareCache ? `; later builds, in any folder, copy them from ${displayPath(result.shareCache)}` : ''}\n`,
+          );
         if (result.audit && result.auditFile)
           io.out(`${auditSummary(result.audit)}  Report: ${displayPath(result.auditFile)}\n`);
         io.out(sampleNotice(result.sample));

@@ -55,14 +55,25 @@ describe('claimsite CLI', () => {
   });
 
   it('generates a site and reports pages, files, bytes and time', async () => {
-    const out = path.join(await tempDir(), 'site');
-    const r = runCli(['generate', '--data', FIXTURE_DATA, '--out', out]);
+    const dir = await tempDir();
+    const out = path.join(dir, 'site');
+    const env = { CLAIMSITE_CACHE_DIR: path.join(dir, 'cache') };
+    const r = runCli(['generate', '--data', FIXTURE_DATA, '--out', out], { env });
     expect(r.code).toBe(0);
     // 103 pages, 7 other files and 27 share images (5 cities, 13 provinces, 9 site pages).
     expect(r.stdout).toMatch(
       /^Built 103 pages \(103 rendered\): 137 files \(137 changed\), [\d.]+ (KB|MB) in [\d.]+ s -> /,
     );
     expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('<h1>');
+    // The first build says where the share images it drew are kept; the next draws none.
+    expect(r.stdout).toContain(
+      `Drew 27 share images (og:image); later builds, in any folder, copy them from ${path.join(dir, 'cache', 'share-images')}`,
+    );
+    const again = runCli(['generate', '--data', FIXTURE_DATA, '--out', path.join(dir, 'b')], {
+      env,
+    });
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain('Drew');
   });
 
   it('is silent with --quiet and honours SITE_URL', async () => {

@@ -70,6 +70,8 @@ export interface GenerateResult {
   auditFile: string | null;
   /** The share images: kept in the output folder, copied from the cache, or drawn. */
   shareImages: ShareImageCounts;
+  /** Where drawn share images are kept for later builds; null for no cache. */
+  shareCache: string | null;
 }
 
 /**
@@ -136,6 +138,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
         audit: audited?.report ?? null,
         auditFile: audited?.file ?? null,
         shareImages: shareCounts,
+        shareCache: cache.dir,
       };
     } catch (err) {
       staging.abort();
