@@ -1,5 +1,10 @@
 import { Fragment } from 'react';
-import type { Body, Catastrophe, ProvinceFacts } from '../../src/site/facts-schema.js';
+import type {
+  Body,
+  Catastrophe,
+  LicenceLookup as Lookup,
+  ProvinceFacts,
+} from '../../src/site/facts-schema.js';
 import { formatWhole } from '../../src/site/format.js';
 import type { City } from '../../src/site/model.js';
 import type { Source } from '../../src/site/schema.js';
@@ -32,6 +37,16 @@ export function Cites({ sources }: { sources: readonly Source[] }) {
 }
 
 /** "population 2,794,356 (2021 Census)", the census linked when the data names it. */
+/** Where a homeowner can check an adjuster's licence, on the province's and its cities' pages. */
+export function LicenceLookup({ lookup }: { lookup: Lookup }) {
+  return (
+    <p>
+      <a href={lookup.url}>Check an adjuster's licence</a>: {lookup.text}
+      <Cite source={lookup.source} />
+    </p>
+  );
+}
+
 export function Population({ city, source }: { city: City; source: Source | null }) {
   return (
     <p className="muted">
@@ -76,13 +91,7 @@ export function ProvinceRules({
           . {facts.regulator.text}
           <Cite source={facts.regulator.source} />
         </p>
-        {facts.regulator.lookup && (
-          <p>
-            <a href={facts.regulator.lookup.url}>Check an adjuster's licence</a>:{' '}
-            {facts.regulator.lookup.text}
-            <Cite source={facts.regulator.lookup.source} />
-          </p>
-        )}
+        {facts.regulator.lookup && <LicenceLookup lookup={facts.regulator.lookup} />}
         {facts.facts.map((f) => (
           <p key={f.text}>
             {f.text}

@@ -11,7 +11,13 @@ import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
-import { CatastropheSection, Cite, Cites, Population } from '../components/LocalFacts.js';
+import {
+  CatastropheSection,
+  Cite,
+  Cites,
+  LicenceLookup,
+  Population,
+} from '../components/LocalFacts.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
@@ -179,13 +185,7 @@ function CityFacts({ city, site }: { city: City; site: Site }) {
             </a>
             .
           </p>
-          {province.regulator.lookup && (
-            <p>
-              <a href={province.regulator.lookup.url}>Check an adjuster's licence</a>:{' '}
-              {province.regulator.lookup.text}
-              <Cite source={province.regulator.lookup.source} />
-            </p>
-          )}
+          {province.regulator.lookup && <LicenceLookup lookup={province.regulator.lookup} />}
         </Section>
       )}
       <Section
