@@ -1,6 +1,7 @@
 import { escapeHtml } from '../html.js';
-import { SHARE_HEIGHT, SHARE_WIDTH } from '../share/share-images.js';
-import { absoluteUrl, links, pathForFile } from '../urls.js';
+import { memoize } from '../memo.js';
+import { SHARE_HEIGHT, SHARE_WIDTH, type ShareImage } from '../share/share-images.js';
+import { absoluteUrl, links } from '../urls.js';
 import type { PageContext } from './context.js';
 import { serializeJsonLd } from './jsonld.js';
 
@@ -19,7 +20,6 @@ export function documentHead(ctx: PageContext, jsonLd: readonly object[]): strin
   const description = escapeHtml(page.description);
   const url = escapeHtml(absoluteUrl(site.settings.baseUrl, page.path));
   const name = escapeHtml(siteName);
-  const image = ctx.share.of(page);
   return (
     '<meta charset="utf-8"/>' +
     '<meta name="viewport" content="width=device-width, initial-scale=1"/>' +
@@ -37,13 +37,7 @@ export function documentHead(ctx: PageContext, jsonLd: readonly object[]): strin
     `<meta property="og:description" content="${description}"/>` +
     (page.sitemap !== null ? `<meta property="og:url" content="${url}"/>` : '') +
     '<meta property="og:locale" content="en_CA"/>' +
-    `<meta property="og:image" content="${escapeHtml(absoluteUrl(site.settings.baseUrl, pathForFile(image.file)))}"/>` +
-    '<meta property="og:image:type" content="image/png"/>' +
-    `<meta property="og:image:width" content="${SHARE_WIDTH}"/>` +
-    `<meta property="og:image:height" content="${SHARE_HEIGHT}"/>` +
-    `<meta property="og:image:alt" content="${escapeHtml(image.alt)}"/>` +
-    // X (Twitter) shows the large picture only when asked; it reads og:image for it.
-    '<meta name="twitter:card" content="summary_large_image"/>' +
+    shareTags(ctx.share.of(page)) +
     '<meta name="theme-color" content="#0b3b60"/>' +
     `<link rel="icon" href="${links.favicon}" type="image/svg+xml"/>` +
     // Marks script support before first paint, so script-only styles never flash.
@@ -56,6 +50,18 @@ export function documentHead(ctx: PageContext, jsonLd: readonly object[]): strin
     `<script src="${escapeHtml(assets.js)}" defer=""></script>`
   );
 }
+
+/** A share image's tags: the same on all of a city's pages, so written once per image. */
+const shareTags = memoize(
+  (image: ShareImage) =>
+    `<meta property="og:image" content="${escapeHtml(image.url)}"/>` +
+    '<meta property="og:image:type" content="image/png"/>' +
+    `<meta property="og:image:width" content="${SHARE_WIDTH}"/>` +
+    `<meta property="og:image:height" content="${SHARE_HEIGHT}"/>` +
+    `<meta property="og:image:alt" content="${escapeHtml(image.alt)}"/>` +
+    // X (Twitter) shows the large picture only when asked; it reads og:image for it.
+    '<meta name="twitter:card" content="summary_large_image"/>',
+);
 
 const MARK_JS = "document.documentElement.className+=' js'";
 

@@ -5,12 +5,14 @@ import path from 'node:path';
 import { packageRoot } from '../generate/root.js';
 import type { Page } from '../routes.js';
 import type { Site } from '../site/model.js';
-import { assetFile } from '../urls.js';
+import { absoluteUrl, assetFile, pathForFile } from '../urls.js';
 import { cardAlt, cardFooter, cardFor, type ShareCard } from './cards.js';
 
 /** A share image of the build: its file under the output folder, what it shows and says. */
 export interface ShareImage {
   file: string;
+  /** Its absolute URL on the site, as og:image gives it. */
+  url: string;
   card: ShareCard;
   alt: string;
   /** Names the image's bytes: the same key, the same picture (see ImageCache). */
@@ -45,8 +47,10 @@ export class ShareImages {
       const key = createHash('sha256')
         .update(JSON.stringify([this.drawnBy, card, siteName, cardFooter(this.site)]))
         .digest('hex');
+      const file = assetFile(`share-${card.id}`, key, 'png');
       image = {
-        file: assetFile(`share-${card.id}`, key, 'png'),
+        file,
+        url: absoluteUrl(this.site.settings.baseUrl, pathForFile(file)),
         card,
         alt: cardAlt(card, this.site),
         key,
