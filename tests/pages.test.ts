@@ -231,6 +231,48 @@ describe('city pages', () => {
     ]);
   });
 
+  it('cites each page that names one neighbourhood on its own, and shows no chips where no page names any', () => {
+    const vancouver = site.bySlug.get('vancouver');
+    if (!vancouver) throw new Error('vancouver missing');
+    const own = { publisher: 'A local paper', url: 'https://news.example/kitsilano' };
+    const areas = [
+      ...vancouver.areas.filter((a) => !a.description),
+      { name: 'Extra Place', slug: 'extra-place', source: own },
+    ];
+    const named = { ...vancouver, areas };
+    const bySlug = new Map(site.bySlug).set('vancouver', named);
+    const edited = {
+      ...site,
+      cities: site.cities.map((c) => (c === vancouver ? named : c)),
+      bySlug,
+    };
+    const renderIn = (s: typeof site, path: string) => {
+      const all = buildPages(s);
+      const page = all.find((p) => p.path === path);
+      if (!page) throw new Error(`no page ${path}`);
+      return parse(
+        renderPage({ site: s, page, pages: all, assets, share: shareImages(s) }, TEMPLATES),
+      );
+    };
+    const root = renderIn(edited, '/vancouver/');
+    expect(hrefs(root, '#areas-title ~ .muted .source a')).toEqual([
+      vancouver.sources.areas?.url,
+      own.url,
+    ]);
+    expect(
+      hrefs(renderIn(edited, '/vancouver/extra-place/'), '#local-title ~ .prose .source a'),
+    ).toContain(own.url);
+    const bare = { ...vancouver, areas: [] };
+    const empty = {
+      ...site,
+      cities: site.cities.map((c) => (c === vancouver ? bare : c)),
+      bySlug: new Map(site.bySlug).set('vancouver', bare),
+    };
+    expect(renderIn(empty, '/vancouver/').querySelector('#areas-title')).toBeNull();
+    expect(renderIn(empty, '/vancouver/about/').querySelector('#areas-title')).toBeNull();
+    expect(text(renderIn(empty, '/vancouver/'))).toContain(vancouver.description);
+  });
+
   it("the header's assessment button goes to the form on a page that has it, else to the form's page", () => {
     const button = (root: HTMLElement) =>
       root.querySelector('.site-header .button-accent')?.getAttribute('href');

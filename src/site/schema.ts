@@ -32,20 +32,21 @@ export const sourceSchema = z.strictObject({
 });
 
 /**
- * A neighbourhood, district or borough: its name, or its name with a description of its own
- * and the source of what that says. Only an area with a description has a page of its own in
- * search results; the others point search engines at their city's page.
+ * A neighbourhood, district or borough: its name (checked against the city's `sources.areas`),
+ * its name with a page of its own that names it, or that with a description of its own which
+ * the page supports. Only an area with a description has a page of its own in search results;
+ * the others point search engines at their city's page.
  */
 export const areaSchema = z.union(
   [
     text,
     z.strictObject({
       name: text,
-      description: text,
+      description: text.optional(),
       source: sourceSchema,
     }),
   ],
-  { error: 'must be a name, or an object with name, description and source' },
+  { error: 'must be a name, or an object with name, source and (optionally) description' },
 );
 
 export const citySchema = z.strictObject({
@@ -60,7 +61,8 @@ export const citySchema = z.strictObject({
   description: text,
   /** Where each statement of the description can be checked. */
   descriptionSources: z.array(sourceSchema).min(1).max(3).optional(),
-  areas: z.array(areaSchema).min(1, 'must list at least one area'),
+  // None is allowed: a city whose neighbourhoods no source names lists none rather than guesses.
+  areas: z.array(areaSchema),
   /** Where the coordinates, the incorporation date and the areas' names can be checked. */
   sources: z
     .strictObject({

@@ -41,15 +41,17 @@ export function AboutPage(ctx: PageContext) {
 
       <Shared component={Stats} props={{ stats: site.content.about.stats }} />
 
-      <Section
-        id="areas-title"
-        title={
-          city.national ? 'Provinces and Territories We Serve' : `Areas We Serve in ${city.name}`
-        }
-        tone="soft"
-      >
-        <AreaCards city={city} />
-      </Section>
+      {city.areas.length > 0 && (
+        <Section
+          id="areas-title"
+          title={
+            city.national ? 'Provinces and Territories We Serve' : `Areas We Serve in ${city.name}`
+          }
+          tone="soft"
+        >
+          <AreaCards city={city} />
+        </Section>
+      )}
 
       <Section id="process-title" title="Our Process">
         <Shared

@@ -90,8 +90,9 @@ export function AreaPage(ctx: PageContext) {
               </p>
             ) : (
               <p>
-                Homes and businesses in {area.name} face the same risks as the rest of {city.name}.{' '}
-                {city.description}
+                Homes and businesses in {area.name}
+                {area.source && <Cite source={area.source} />} face the same risks as the rest of{' '}
+                {city.name}. {city.description}
                 <Cites sources={city.descriptionSources} />
               </p>
             )}

@@ -141,7 +141,7 @@ function CityIntro({ city, populationSource }: { city: City; populationSource: S
         </div>
       </Section>
 
-      {!city.national && (
+      {!city.national && city.areas.length > 0 && (
         <Section id="areas-title" title={`Neighbourhoods We Serve in ${city.name}`}>
           <ul className="chips">
             {city.areas.map((a) => (
@@ -152,15 +152,31 @@ function CityIntro({ city, populationSource }: { city: City; populationSource: S
               </li>
             ))}
           </ul>
-          {city.sources.areas && (
-            <p className="muted">
-              Neighbourhood names
-              <Cite source={city.sources.areas} />
-            </p>
-          )}
+          <NameSources city={city} />
         </Section>
       )}
     </>
+  );
+}
+
+/**
+ * Where the chips' names can be checked: the page naming those given by name only, and each
+ * page that names one area on its own (a described area's page cites its source itself).
+ */
+function NameSources({ city }: { city: City }) {
+  const sources = new Map<string, Source>();
+  if (city.sources.areas && city.areas.some((a) => !a.source)) {
+    sources.set(city.sources.areas.url, city.sources.areas);
+  }
+  for (const a of city.areas) {
+    if (a.source && !a.description) sources.set(a.source.url, a.source);
+  }
+  if (sources.size === 0) return null;
+  return (
+    <p className="muted">
+      Neighbourhood names
+      <Cites sources={[...sources.values()]} />
+    </p>
   );
 }
 
