@@ -1,4 +1,5 @@
 import { memoize } from './memo.js';
+import type { QuebecContent } from './site/content-schema.js';
 import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
 import { allCities, HOME_CITIES, nearbyCities, topCities } from './site/model.js';
@@ -148,8 +149,17 @@ const site1 = (name: TopPage, title: string, description: string) => () => [
   { path: links.page(name), title, description },
 ];
 
-const perCity = (fn: (c: City) => PageInput | PageInput[]) => (site: Site) =>
-  allCities(site).flatMap(fn);
+const perCity = (fn: (c: City, site: Site) => PageInput | PageInput[]) => (site: Site) =>
+  allCities(site).flatMap((c) => fn(c, site));
+
+/**
+ * A snippet of a Québec page that elsewhere would promise the rest of Canada's fee: what
+ * content/quebec.json says instead (see templates/pages/quebec.ts), `{city}` being `place`.
+ */
+function quebecSnippet(site: Site, key: keyof QuebecContent['descriptions'], place: string) {
+  return site.content.quebec.descriptions[key].replaceAll('{city}', place);
+}
+const inQuebec = (c: City) => c.provinceCode === 'QC';
 
 /**
  * The route table. Every page of the site comes from here: the writer, sitemap.xml,
@@ -302,10 +312,12 @@ export const ROUTES: Route[] = [
         ? page.city
         : page.city && [page.city, placed(nearbyCities(site, page.city, NEARBY))],
     sitemap: { priority: 0.8, changefreq: 'weekly' },
-    pages: perCity((c) => ({
+    pages: perCity((c, site) => ({
       path: links.city(c),
       title: `${c.name} Public Adjusters: Insurance Claim Help`,
-      description: `Property damage in ${where(c)}? Licensed public adjusters assess your loss and deal with your insurer. Free assessment, no upfront fees.`,
+      description: inQuebec(c)
+        ? quebecSnippet(site, 'city', where(c))
+        : `Property damage in ${where(c)}? Licensed public adjusters assess your loss and deal with your insurer. Free assessment, no upfront fees.`,
       city: c,
     })),
   },
@@ -328,11 +340,11 @@ export const ROUTES: Route[] = [
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     // Four more doors to the city's questionnaire: the city's page is the one to index.
     consolidate: intoCityPage,
-    pages: perCity((c) =>
+    pages: perCity((c, site) =>
       QUESTIONNAIRE_PAGES.map((q) => ({
         path: links.cityPage(c, q),
         title: QUESTIONNAIRE_TITLES[q](c),
-        description: questionnaireDescription(q, c),
+        description: questionnaireDescription(q, c, site),
         city: c,
         questionnaire: q,
       })),
@@ -386,15 +398,13 @@ export const ROUTES: Route[] = [
         return provinceHasFacts(site, page.area.name) ? null : links.city(page.city);
       return page.area.description ? null : links.city(page.city);
     },
-    pages: perCity((c) =>
+    pages: perCity((c, site) =>
       c.areas.map((a) => ({
         path: links.cityPage(c, a),
         title: c.national
           ? `Public Adjusters in ${a.name}`
           : `Public Adjusters in ${a.name}, ${c.name}`,
-        description: c.national
-          ? `Licensed public adjusters serving property owners across ${a.name}. Free damage assessment, no upfront fees, paid only when you win.`
-          : `Licensed public adjusters serving ${a.name} in ${where(c)}. Free damage assessment, no upfront fees, paid only when you win.`,
+        description: areaDescription(site, c, a),
         city: c,
         area: a,
       })),
@@ -402,8 +412,19 @@ export const ROUTES: Route[] = [
   },
 ];
 
-function questionnaireDescription(q: QuestionnaireKind, c: City): string {
+function areaDescription(site: Site, c: City, a: Area): string {
+  const quebec = c.national ? provinceByName(a.name)?.code === 'QC' : inQuebec(c);
+  const place = c.national ? `property owners across ${a.name}` : `${a.name} in ${where(c)}`;
+  return quebec
+    ? quebecSnippet(site, 'area', place)
+    : `Licensed public adjusters serving ${place}. Free damage assessment, no upfront fees, paid only when you win.`;
+}
+
+function questionnaireDescription(q: QuestionnaireKind, c: City, site: Site): string {
   const place = where(c);
+  if (inQuebec(c) && q === 'top-adjusters') return quebecSnippet(site, 'topAdjusters', place);
+  if (inQuebec(c) && q === 'free-consultation')
+    return quebecSnippet(site, 'freeConsultation', place);
   switch (q) {
     case 'public-adjusters':
       return `Find a licensed public adjuster in ${place}. Answer three short questions about your damage and get matched within 24 hours.`;

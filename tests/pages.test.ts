@@ -5,6 +5,7 @@ import { renderPage } from '../src/render/render.js';
 import { aggregateRating } from '../src/render/structured-data.js';
 import { buildPages } from '../src/routes.js';
 import { shareImages } from '../src/share/share-images.js';
+import { CANADA_FEE_TERMS } from '../src/site/content-schema.js';
 import { loadSite } from '../src/site/load.js';
 import { nearbyCities } from '../src/site/model.js';
 import { slugify } from '../src/site/slug.js';
@@ -351,14 +352,19 @@ describe('city pages', () => {
     expect(text(main)).not.toContain('licensed public adjuster');
     expect(text(home.querySelector('.promise-list'))).toContain('written contract');
     const faq = render('/montreal/public-adjusters/');
-    expect(text(faq.querySelector('main'))).not.toContain('5-15%');
-    for (const path of [
-      '/montreal/fire-damage-claims/',
-      '/montreal/about/',
-      '/montreal/le-plateau-mont-royal/',
-      '/montreal/rosemont-la-petite-patrie/',
-    ])
-      expect(text(render(path).querySelector('main')), path).not.toContain('5-15%');
+    // Nowhere on a Québec page: not its text, its search snippet or its structured data.
+    const quebecPages = pages.filter(
+      (p) => p.city?.provinceCode === 'QC' || p.path === '/canada/quebec/',
+    );
+    expect(quebecPages.length).toBeGreaterThan(500);
+    const promising = quebecPages.filter((p) => {
+      const root = render(p.path);
+      const snippet = root.querySelector('meta[name="description"]')?.getAttribute('content');
+      return CANADA_FEE_TERMS.test(
+        `${text(root.querySelector('main'))} ${snippet} ${JSON.stringify(jsonLd(root))}`,
+      );
+    });
+    expect(promising.map((p) => p.path)).toEqual([]);
     expect(text(faq)).toContain('an hourly rate plus disbursements');
     // The province's page holds the regulator's facts, each with the regulator's own source.
     const quebec = render('/canada/quebec/');

@@ -42,7 +42,17 @@ export function aggregateRating(testimonials: readonly Testimonial[]): Aggregate
 /** The business, the same on every page: made and serialised once per site. */
 export const business = memoize((site: Site) => sharedJsonLd(businessOf(site)));
 
-function businessOf(site: Site): WithContext<ProfessionalService> {
+/**
+ * The business as Québec's pages describe it: without the rest of Canada's price range, since
+ * there a claims adjuster's fee is whatever the written contract sets (templates/pages/quebec.ts).
+ */
+const businessInQuebec = memoize((site: Site) => sharedJsonLd(businessOf(site, false)));
+
+/** The business as a page in Québec (`quebec`) or elsewhere shows it. */
+export const businessFor = (site: Site, quebec: boolean) =>
+  quebec ? businessInQuebec(site) : business(site);
+
+function businessOf(site: Site, priced = true): WithContext<ProfessionalService> {
   const { settings } = site;
   const rating = aggregateRating(site.content.testimonials);
   const { business } = settings;
@@ -56,7 +66,7 @@ function businessOf(site: Site): WithContext<ProfessionalService> {
     email: settings.email,
     areaServed: { '@type': 'Country', name: 'Canada' },
     openingHours: 'Mo-Su 00:00-23:59',
-    priceRange: 'No upfront fees; 5-15% of the settlement',
+    ...(priced ? { priceRange: 'No upfront fees; 5-15% of the settlement' } : {}),
     ...(rating ? { aggregateRating: rating } : {}),
     ...(business?.legalName ? { legalName: business.legalName } : {}),
     ...(business?.address

@@ -126,16 +126,38 @@ export const quebecSchema = z.strictObject({
   lead: text,
   feePromise: text,
   cta: text,
+  /** The Services page's lead. */
+  servicesLead: text.default(
+    'Whatever damaged your home or business, a claims adjuster certified by the Autorité des marchés financiers can take the claim off your hands, from the first inspection to the final cheque. The fee is set in a written contract: a percentage of the indemnity or an hourly rate.',
+  ),
+  /** The line under the claim form's buttons. */
+  formNote: text.default('Free and confidential. We respond within 24 hours.'),
+  /** Search snippets of a city's pages that elsewhere promise the fee; `{city}`: "Montreal, QC". */
+  descriptions: z
+    .strictObject({
+      city: text,
+      area: text,
+      topAdjusters: text,
+      freeConsultation: text,
+    })
+    .default({
+      city: 'Property damage in {city}? A claims adjuster certified by the AMF reviews your claim for free and deals with your insurer for you.',
+      area: 'Claims adjusters certified by the AMF serving {city}. A free review of your claim; the fee is set in a written contract.',
+      topAdjusters:
+        'Compare top-rated claims adjusters in {city} for fire, water and storm claims. Free assessment; the fee is set in a written contract.',
+      freeConsultation:
+        "Book a free insurance claim assessment in {city}. A certified claims adjuster's fee is set in a written contract: a percentage of the indemnity or an hourly rate.",
+    }),
 });
 
-export const QUEBEC_DEFAULT: z.infer<typeof quebecSchema> = {
+export const QUEBEC_DEFAULT: z.infer<typeof quebecSchema> = quebecSchema.parse({
   lead: 'Property damage in {city}? Tell us about your claim in three short steps. In Québec, the adjuster who works for you rather than for your insurer is a claims adjuster certified by the Autorité des marchés financiers: one will review your claim for free.',
   feePromise: 'Fee set in a written contract: a percentage of the indemnity or an hourly rate',
   cta: "Talk to a certified claims adjuster who works for policyholders in {city}. Québec's rules put the fee in a written contract: a percentage of the indemnity or an hourly rate, as you choose.",
-};
+});
 
 /** The rest of Canada's fee terms, which must not reach Québec's pages. */
-export const CANADA_FEE_TERMS = /5-15%|only on success/;
+export const CANADA_FEE_TERMS = /5-15%|only on success|no upfront fees/i;
 
 /** Front matter of a Markdown page (privacy, terms). */
 export const legalPageSchema = z.strictObject({

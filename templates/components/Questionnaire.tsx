@@ -64,6 +64,7 @@ export function Questionnaire({
   kind = 'questionnaire',
   phone,
   preset = NO_PRESET,
+  note,
 }: {
   title: string;
   intro?: string;
@@ -74,6 +75,8 @@ export function Questionnaire({
   /** Named in the failure message. */
   phone: string;
   preset?: Preset;
+  /** The line under the buttons, instead of the standard one (Québec's pages: no fee promise). */
+  note?: string;
 }) {
   return (
     <form
@@ -94,7 +97,7 @@ export function Questionnaire({
       <input type="hidden" name="city" value={cityName} />
       <input type="hidden" name="page" value={pagePath} />
       <input type="hidden" name="submissionId" value="" data-submission-id="" />
-      <Shared component={QuestionnaireBody} props={preset} />
+      <Shared component={QuestionnaireBody} props={{ ...preset, note }} />
     </form>
   );
 }
@@ -102,7 +105,7 @@ export function Questionnaire({
 const NO_PRESET: Preset = {};
 
 /** Everything in the form but its page's hidden fields: rendered once per preset. */
-function QuestionnaireBody({ claimType, damage }: Preset) {
+function QuestionnaireBody({ claimType, damage, note }: Preset & { note?: string | undefined }) {
   return (
     <>
       <Honeypot />
@@ -212,7 +215,7 @@ function QuestionnaireBody({ claimType, damage }: Preset) {
         </button>
       </div>
       <p className="form-note">
-        Free and confidential. No upfront fees. We respond within 24 hours.
+        {note ?? 'Free and confidential. No upfront fees. We respond within 24 hours.'}
       </p>
       <p className="form-note form-consent">
         By sending this form, you agree that we share your answers with a licensed adjuster who

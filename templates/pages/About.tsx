@@ -1,7 +1,7 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
-import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import { breadcrumbs, businessFor } from '../../src/render/structured-data.js';
 import type { AboutContent } from '../../src/site/content-schema.js';
 import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
@@ -23,7 +23,7 @@ export function AboutPage(ctx: PageContext) {
     ctx.page.route === 'about' ? 'About Us' : `About Our Public Adjusters in ${city.name}`;
   const crumbs = trail(ctx, ctx.page.route === 'about' ? 'About Us' : 'About');
   return (
-    <Layout ctx={ctx} jsonLd={[business(site), breadcrumbs(site, crumbs)]}>
+    <Layout ctx={ctx} jsonLd={[businessFor(site, isQuebec(city)), breadcrumbs(site, crumbs)]}>
       <Breadcrumbs trail={crumbs} />
       <section className="hero">
         <div className="container">

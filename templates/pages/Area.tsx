@@ -77,6 +77,7 @@ export function AreaPage(ctx: PageContext) {
           pagePath={page.path}
           phone={site.settings.phone}
           kind="assessment"
+          note={terms.formNote}
         />
       </CityHero>
 

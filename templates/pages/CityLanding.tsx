@@ -73,6 +73,7 @@ export function CityLandingPage(ctx: PageContext) {
           cityName={city.name}
           pagePath={page.path}
           phone={site.settings.phone}
+          note={terms.formNote}
         />
       </CityHero>
 

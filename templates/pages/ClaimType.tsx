@@ -1,7 +1,7 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
-import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
+import { breadcrumbs, businessFor, faqPage, service } from '../../src/render/structured-data.js';
 import type { ServiceType } from '../../src/site/content-schema.js';
 import type { ClaimType } from '../../src/site/segments.js';
 import { Accordion } from '../components/Accordion.js';
@@ -30,7 +30,7 @@ export function ClaimTypePage(ctx: PageContext) {
       ctx={ctx}
       form
       jsonLd={[
-        business(site),
+        businessFor(site, isQuebec(city)),
         breadcrumbs(site, crumbs),
         service(site, page, city, type.title),
         faqPage(type.faqs),
@@ -46,6 +46,7 @@ export function ClaimTypePage(ctx: PageContext) {
           phone={site.settings.phone}
           kind="assessment"
           preset={PRESETS[type.type as ClaimType]}
+          note={terms.formNote}
         />
       </CityHero>
 

@@ -1,13 +1,14 @@
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
-import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import { breadcrumbs, businessFor } from '../../src/render/structured-data.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { Section } from '../components/Section.js';
 import { ServiceCards } from '../components/ServiceCards.js';
 import { Steps } from '../components/Steps.js';
 import { Layout } from '../layout/Layout.js';
+import { isQuebec, termsIn } from './quebec.js';
 import { cityOf, trail } from './shared.js';
 
 /** /services and /{city}/services: the six service cards plus the shared sections. */
@@ -20,16 +21,16 @@ export function ServicesPage(ctx: PageContext) {
       ? 'Our Insurance Claim Services'
       : `Insurance Claim Services in ${city.name}`;
   const crumbs = trail(ctx, 'Services');
+  const terms = termsIn(isQuebec(city), site.content);
   return (
-    <Layout ctx={ctx} jsonLd={[business(site), breadcrumbs(site, crumbs)]}>
+    <Layout ctx={ctx} jsonLd={[businessFor(site, isQuebec(city)), breadcrumbs(site, crumbs)]}>
       <Breadcrumbs trail={crumbs} />
       <section className="hero">
         <div className="container">
           <h1>{heading}</h1>
           <p className="lead">
-            Whatever damaged your home or business, a licensed public adjuster can take the claim
-            off your hands, from the first inspection to the final cheque. No upfront fees: 5-15% of
-            the settlement, only when you are paid.
+            {terms.servicesLead ??
+              'Whatever damaged your home or business, a licensed public adjuster can take the claim off your hands, from the first inspection to the final cheque. No upfront fees: 5-15% of the settlement, only when you are paid.'}
           </p>
         </div>
       </section>
@@ -37,11 +38,16 @@ export function ServicesPage(ctx: PageContext) {
         <ServiceCards cards={site.content.services.cards} scope={city.slug} place={place} />
       </Section>
       <Section id="how-title" title="How It Works" tone="soft">
-        <Shared component={Steps} props={{ steps: site.content.process.howItWorks }} />
+        <Shared component={Steps} props={{ steps: terms.steps(site.content.process.howItWorks) }} />
       </Section>
       <Shared
         component={CallToAction}
-        props={{ phone: site.settings.phone, scope: scopeSlug(ctx), place: place }}
+        props={{
+          phone: site.settings.phone,
+          scope: scopeSlug(ctx),
+          place: place,
+          text: terms.cta(place),
+        }}
       />
     </Layout>
   );

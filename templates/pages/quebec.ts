@@ -34,6 +34,10 @@ export interface Terms {
   /** The call to action's text, or undefined for the standard one. */
   cta(place: string): string | undefined;
   steps(steps: readonly Step[]): readonly Step[];
+  /** The Services page's lead, or undefined for the standard one. */
+  servicesLead: string | undefined;
+  /** The line under the claim form's buttons, or undefined for the standard one. */
+  formNote: string | undefined;
 }
 
 const STANDARD: Terms = {
@@ -41,6 +45,8 @@ const STANDARD: Terms = {
   fee: undefined,
   cta: () => undefined,
   steps: (steps) => steps,
+  servicesLead: undefined,
+  formNote: undefined,
 };
 
 const inQuebec = memoize(
@@ -49,6 +55,8 @@ const inQuebec = memoize(
     fee: quebec.feePromise,
     cta: (place) => quebec.cta.replaceAll('{city}', place),
     steps: quebecSteps,
+    servicesLead: quebec.servicesLead,
+    formNote: quebec.formNote,
   }),
 );
 

@@ -1,6 +1,6 @@
 import { memoize } from '../../src/memo.js';
 import type { PageContext } from '../../src/render/context.js';
-import { breadcrumbs, business, faqPage, service } from '../../src/render/structured-data.js';
+import { breadcrumbs, businessFor, faqPage, service } from '../../src/render/structured-data.js';
 import type { QA } from '../../src/site/content-schema.js';
 import type { City } from '../../src/site/model.js';
 import { links } from '../../src/urls.js';
@@ -60,7 +60,8 @@ export function localServiceJsonLd(
 ) {
   const { site, page } = ctx;
   return [
-    business(site),
+    // A province's page under canada/ is in Québec when its area is.
+    businessFor(site, isQuebec(city) || (city.national && page.area?.name === 'Quebec')),
     breadcrumbs(site, crumbs),
     service(site, page, city, 'Public adjusting'),
     ...(faqs.length > 0 ? [faqPage(faqs)] : []),
