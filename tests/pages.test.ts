@@ -256,10 +256,11 @@ describe('city pages', () => {
       );
     };
     const root = renderIn(edited, '/vancouver/');
-    expect(hrefs(root, '#areas-title ~ .muted .source a')).toEqual([
-      vancouver.sources.areas?.url,
-      own.url,
-    ]);
+    expect(hrefs(root, '#areas-title ~ .muted .source a')).toEqual([vancouver.sources.areas?.url]);
+    expect(hrefs(root, '#areas-title ~ .muted > a')).toEqual([own.url]);
+    expect(text(root.querySelector('#areas-title ~ .muted'))).toContain(
+      'Extra Place (A local paper)',
+    );
     expect(
       hrefs(renderIn(edited, '/vancouver/extra-place/'), '#local-title ~ .prose .source a'),
     ).toContain(own.url);

@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
@@ -161,22 +162,33 @@ function CityIntro({ city, populationSource }: { city: City; populationSource: S
 }
 
 /**
- * Where the chips' names can be checked: the page naming those given by name only, and each
- * page that names one area on its own (a described area's page cites its source itself).
+ * Where the chips' names can be checked: the page naming those given by name only, and the page
+ * naming each of the others, said by name so that a reader knows which page checks which (a
+ * described area's page cites its own source).
  */
 function NameSources({ city }: { city: City }) {
-  const sources = new Map<string, Source>();
-  if (city.sources.areas && city.areas.some((a) => !a.source)) {
-    sources.set(city.sources.areas.url, city.sources.areas);
-  }
-  for (const a of city.areas) {
-    if (a.source && !a.description) sources.set(a.source.url, a.source);
-  }
-  if (sources.size === 0) return null;
+  const named = city.areas.filter((a) => a.source && !a.description);
+  const together = city.sources.areas && city.areas.some((a) => !a.source);
+  if (!together && named.length === 0) return null;
   return (
     <p className="muted">
       Neighbourhood names
-      <Cites sources={[...sources.values()]} />
+      {together && city.sources.areas && <Cite source={city.sources.areas} />}
+      {named.length > 0 && (
+        <>
+          {together ? '; ' : ': '}
+          {named.map((a, i) => (
+            <Fragment key={a.slug}>
+              {i > 0 && '; '}
+              {a.name} (
+              <a href={a.source?.url} rel="noopener">
+                {a.source?.publisher}
+              </a>
+              )
+            </Fragment>
+          ))}
+        </>
+      )}
     </p>
   );
 }
