@@ -1,3 +1,6 @@
+import type { Strings } from './i18n/catalogue.js';
+import { fill } from './i18n/catalogue.js';
+import type { Lang } from './i18n/lang.js';
 import { memoize } from './memo.js';
 import type { QuebecContent } from './site/content-schema.js';
 import type { Post } from './site/load-content.js';
@@ -8,9 +11,6 @@ import { CLAIM_TYPES, type ClaimType, QUESTIONNAIRE_PAGES } from './site/segment
 import { fileForPath, links, type TopPage } from './urls.js';
 
 export type ChangeFreq = 'daily' | 'weekly' | 'monthly';
-
-/** What the site is, after its name: the home page's title and its share image say it. */
-export const HOME_HEADLINE = 'Licensed Public Adjusters Across Canada';
 
 /** How many nearby cities an area page links to. */
 export const NEARBY = 6;
@@ -52,6 +52,10 @@ export interface PageInput {
 
 export interface Page extends PageInput {
   route: RouteId;
+  /** The language it is in; its texts, links and formats are the site's in that language. */
+  lang: Lang;
+  /** The path of the same page in the other language, where it has one. */
+  alternate: string | null;
   /** Output file relative to the output folder. */
   file: string;
   /** Its place in sitemap.xml; null for a page search engines should not index (noindex). */
@@ -125,28 +129,26 @@ const placed = memoize((cities: readonly City[]) =>
 );
 
 /** A place as Canadians write it in a snippet: Corner Brook, NL. Keeps descriptions within 160 characters. */
-const where = (c: City) => (c.national ? 'Canada' : `${c.name}, ${c.provinceCode}`);
+const where = (site: Site, c: City) =>
+  c.national
+    ? site.t.routes.country
+    : fill(site.t.routes.cityPlace, { city: c.name, province: c.provinceCode ?? '' });
 
 const claimSegment = (type: ClaimType) => CLAIM_TYPES.find((c) => c.type === type)?.segment ?? type;
 
-const QUESTIONNAIRE_TITLES: Record<QuestionnaireKind, (c: City) => string> = {
-  'public-adjusters': (c) => `Public Adjusters in ${c.name}`,
-  'top-adjusters': (c) => `Top-Rated Public Adjusters in ${c.name}`,
-  'claims-offices': (c) => `Claims Offices in ${c.name}`,
-  'free-consultation': (c) => `Free Insurance Claim Assessment in ${c.name}`,
-};
+/** Each questionnaire page's title and snippet in the catalogue. */
+const QUESTIONNAIRE_TEXTS = {
+  'public-adjusters': ['publicAdjustersTitle', 'publicAdjustersDescription'],
+  'top-adjusters': ['topAdjustersTitle', 'topAdjustersDescription'],
+  'claims-offices': ['claimsOfficesTitle', 'claimsOfficesDescription'],
+  'free-consultation': ['freeConsultationTitle', 'freeConsultationDescription'],
+} as const satisfies Record<QuestionnaireKind, readonly [RouteText, RouteText]>;
 
-export const CLAIM_TYPE_NAMES: Record<ClaimType, string> = {
-  residential: 'Residential Insurance Claims',
-  commercial: 'Commercial Insurance Claims',
-  fire: 'Fire Damage Claims',
-  flood: 'Flood Damage Claims',
-  storm: 'Storm Damage Claims',
-  other: 'Other Damage Claims',
-};
+type RouteText = keyof Strings['routes'];
 
-const site1 = (name: TopPage, title: string, description: string) => () => [
-  { path: links.page(name), title, description },
+/** A site page: its path, and its title and snippet from the catalogue. */
+const site1 = (name: TopPage, title: RouteText, description: RouteText) => (site: Site) => [
+  { path: links.page(name), title: site.t.routes[title], description: site.t.routes[description] },
 ];
 
 const perCity = (fn: (c: City, site: Site) => PageInput | PageInput[]) => (site: Site) =>
@@ -173,9 +175,11 @@ export const ROUTES: Route[] = [
     pages: (site) => [
       {
         path: links.home,
-        title: `${site.settings.siteName}: ${HOME_HEADLINE}`,
-        description:
-          'Fire, water, storm or theft damage? Get a free property damage assessment from licensed Canadian public adjusters. No upfront fees.',
+        title: fill(site.t.routes.homeTitle, {
+          siteName: site.settings.siteName,
+          headline: site.t.routes.homeHeadline,
+        }),
+        description: site.t.routes.homeDescription,
       },
     ],
   },
@@ -183,71 +187,51 @@ export const ROUTES: Route[] = [
     id: 'about',
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
-    pages: site1(
-      'about',
-      'About Our Public Adjusters',
-      'Who we are: licensed public adjusters who represent Canadian policyholders, not insurers, on fire, water, storm and theft claims.',
-    ),
+    pages: site1('about', 'aboutTitle', 'aboutDescription'),
   },
   {
     id: 'services',
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
-    pages: site1(
-      'services',
-      'Insurance Claim Services',
-      'Residential, commercial, fire, flood, wind and storm, and other damage claims handled by licensed public adjusters across Canada.',
-    ),
+    pages: site1('services', 'servicesTitle', 'servicesDescription'),
   },
   {
     id: 'faq',
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'weekly' },
-    pages: site1(
-      'faq',
-      'Public Adjuster FAQ',
-      'Answers about public adjusters in Canada: what they do, the 5-15% fee paid only on success, how long claims take and what to prepare.',
-    ),
+    pages: site1('faq', 'faqTitle', 'faqDescription'),
   },
   {
     id: 'contact',
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
-    pages: site1(
-      'contact',
-      'Contact Us',
-      'Call 1-888-339-9809 any time, day or night, or send us a message. A team member responds within 24 hours.',
-    ),
+    pages: (site) => [
+      {
+        path: links.page('contact'),
+        title: site.t.routes.contactTitle,
+        description: fill(site.t.routes.contactDescription, {
+          phone: site.format.phone(site.settings.phone),
+        }),
+      },
+    ],
   },
   {
     id: 'privacy',
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
-    pages: site1(
-      'privacy',
-      'Privacy Policy',
-      'How we collect, use, share and protect the personal information you give us when you ask for help with an insurance claim.',
-    ),
+    pages: site1('privacy', 'privacyTitle', 'privacyDescription'),
   },
   {
     id: 'terms',
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'monthly' },
-    pages: site1(
-      'terms',
-      'Terms of Service',
-      'The terms for using this website and our public adjusting services: fees only on a successful settlement, liability and disputes.',
-    ),
+    pages: site1('terms', 'termsTitle', 'termsDescription'),
   },
   {
     id: 'blog',
     reads: none,
     sitemap: { priority: 0.9, changefreq: 'weekly' },
-    pages: site1(
-      'blog',
-      'Insurance Claim Guides and Articles',
-      'Practical guides for Canadian property owners: what to do after a flood or fire, how claims work and how a public adjuster is paid.',
-    ),
+    pages: site1('blog', 'blogTitle', 'blogDescription'),
   },
   {
     id: 'blog-post',
@@ -266,41 +250,29 @@ export const ROUTES: Route[] = [
     // Every city, with its province, population and description.
     reads: (_, site) => site.cities,
     sitemap: null,
-    pages: site1(
-      'sitemap',
-      'Sitemap',
-      'Every city and page of the site, grouped by province and territory, with links to find public adjusters near you.',
-    ),
+    pages: site1('sitemap', 'sitemapTitle', 'sitemapDescription'),
   },
   {
     id: 'confirmation',
     reads: none,
     sitemap: null,
-    pages: site1(
-      'confirmation',
-      'Thank You',
-      'Thank you for your claim request. A team member will contact you within 24 hours.',
-    ),
+    pages: site1('confirmation', 'confirmationTitle', 'confirmationDescription'),
   },
   {
     id: 'form-error',
     reads: none,
     sitemap: null,
-    pages: site1(
-      'form-error',
-      'We Could Not Send Your Request',
-      'Your request could not be sent. Go back to the form to try again, or call us any time.',
-    ),
+    pages: site1('form-error', 'formErrorTitle', 'formErrorDescription'),
   },
   {
     id: 'not-found',
     reads: none,
     sitemap: null,
-    pages: () => [
+    pages: (site) => [
       {
         path: links.notFound,
-        title: 'Page Not Found',
-        description: 'The page you asked for does not exist.',
+        title: site.t.routes.notFoundTitle,
+        description: site.t.routes.notFoundDescription,
       },
     ],
   },
@@ -314,10 +286,11 @@ export const ROUTES: Route[] = [
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     pages: perCity((c, site) => ({
       path: links.city(c),
-      title: `${c.name} Public Adjusters: Insurance Claim Help`,
-      description: inQuebec(c)
-        ? quebecSnippet(site, 'city', where(c))
-        : `Property damage in ${where(c)}? Licensed public adjusters assess your loss and deal with your insurer. Free assessment, no upfront fees.`,
+      title: fill(site.t.routes.cityTitle, { city: c.name }),
+      description: fill(
+        inQuebec(c) ? site.content.quebec.descriptions.city : site.t.routes.cityDescription,
+        { place: where(site, c), city: where(site, c) },
+      ),
       city: c,
     })),
   },
@@ -327,10 +300,10 @@ export const ROUTES: Route[] = [
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     // The same text in every city, and the national one is the site's About page.
     consolidate: (page) => (page.city?.national ? links.page('about') : intoCityPage(page)),
-    pages: perCity((c) => ({
+    pages: perCity((c, site) => ({
       path: links.cityPage(c, 'about'),
-      title: `About Our Public Adjusters in ${c.name}`,
-      description: `Meet the licensed public adjusters serving ${where(c)}: our services, service areas, results and what our clients say.`,
+      title: fill(site.t.routes.cityAboutTitle, { city: c.name }),
+      description: fill(site.t.routes.cityAboutDescription, { place: where(site, c) }),
       city: c,
     })),
   },
@@ -343,7 +316,7 @@ export const ROUTES: Route[] = [
     pages: perCity((c, site) =>
       QUESTIONNAIRE_PAGES.map((q) => ({
         path: links.cityPage(c, q),
-        title: QUESTIONNAIRE_TITLES[q](c),
+        title: fill(site.t.routes[QUESTIONNAIRE_TEXTS[q][0]], { city: c.name }),
         description: questionnaireDescription(q, c, site),
         city: c,
         questionnaire: q,
@@ -355,10 +328,10 @@ export const ROUTES: Route[] = [
     reads: ownCityButDescription,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     consolidate: (page) => (page.city?.national ? links.page('services') : intoCityPage(page)),
-    pages: perCity((c) => ({
+    pages: perCity((c, site) => ({
       path: links.cityPage(c, 'services'),
-      title: `Insurance Claim Services in ${c.name}`,
-      description: `Residential, commercial, fire, flood, storm and other damage claims in ${where(c)}, handled by licensed public adjusters.`,
+      title: fill(site.t.routes.cityServicesTitle, { city: c.name }),
+      description: fill(site.t.routes.cityServicesDescription, { place: where(site, c) }),
       city: c,
     })),
   },
@@ -371,11 +344,17 @@ export const ROUTES: Route[] = [
       page.city?.national || !page.claimType
         ? null
         : links.cityPage(site.national, claimSegment(page.claimType)),
-    pages: perCity((c) =>
+    pages: perCity((c, site) =>
       CLAIM_TYPES.map(({ type, segment }) => ({
         path: links.cityPage(c, segment),
-        title: `${CLAIM_TYPE_NAMES[type]} in ${c.name}`,
-        description: `${CLAIM_TYPE_NAMES[type]} in ${where(c)}: how a public adjuster documents your loss and negotiates a fair settlement. Free assessment.`,
+        title: fill(site.t.routes.claimTypeTitle, {
+          claimType: site.t.claimTypes[type],
+          city: c.name,
+        }),
+        description: fill(site.t.routes.claimTypeDescription, {
+          claimType: site.t.claimTypes[type],
+          place: where(site, c),
+        }),
         city: c,
         claimType: type,
       })),
@@ -401,9 +380,10 @@ export const ROUTES: Route[] = [
     pages: perCity((c, site) =>
       c.areas.map((a) => ({
         path: links.cityPage(c, a),
-        title: c.national
-          ? `Public Adjusters in ${a.name}`
-          : `Public Adjusters in ${a.name}, ${c.name}`,
+        title: fill(c.national ? site.t.routes.provinceTitle : site.t.routes.areaTitle, {
+          area: a.name,
+          city: c.name,
+        }),
         description: areaDescription(site, c, a),
         city: c,
         area: a,
@@ -413,41 +393,59 @@ export const ROUTES: Route[] = [
 ];
 
 function areaDescription(site: Site, c: City, a: Area): string {
-  const quebec = c.national ? provinceByName(a.name)?.code === 'QC' : inQuebec(c);
-  const place = c.national ? `property owners across ${a.name}` : `${a.name} in ${where(c)}`;
+  // The province's page under canada/ is in Québec when its area is: by slug, in any language.
+  const quebec = c.national ? a.slug === 'quebec' : inQuebec(c);
+  const place = c.national
+    ? fill(site.t.routes.provincePlace, { area: a.name })
+    : fill(site.t.routes.areaPlace, { area: a.name, place: where(site, c) });
   return quebec
     ? quebecSnippet(site, 'area', place)
-    : `Licensed public adjusters serving ${place}. Free damage assessment, no upfront fees, paid only when you win.`;
+    : fill(site.t.routes.areaDescription, { place });
 }
 
 function questionnaireDescription(q: QuestionnaireKind, c: City, site: Site): string {
-  const place = where(c);
+  const place = where(site, c);
   if (inQuebec(c) && q === 'top-adjusters') return quebecSnippet(site, 'topAdjusters', place);
   if (inQuebec(c) && q === 'free-consultation')
     return quebecSnippet(site, 'freeConsultation', place);
-  switch (q) {
-    case 'public-adjusters':
-      return `Find a licensed public adjuster in ${place}. Answer three short questions about your damage and get matched within 24 hours.`;
-    case 'top-adjusters':
-      return `Compare top-rated public adjusters in ${place} for fire, water and storm claims. Free assessment; fees of 5-15% only on success.`;
-    case 'claims-offices':
-      return `Public adjuster claims offices serving ${place}. Tell us about your loss and an adjuster responds within 24 hours.`;
-    case 'free-consultation':
-      return `Book a free insurance claim assessment in ${place}. No upfront fees: a public adjuster is paid only when your claim succeeds.`;
-  }
+  return fill(site.t.routes[QUESTIONNAIRE_TEXTS[q][1]], { place });
 }
 
+/**
+ * Every page of the site: the English pages, then each other language's, each pointing at its
+ * translation. A language's pages are the route table's pages enumerated with the site in that
+ * language, at their translated paths (src/urls.ts localizePath); those it has none for are
+ * not made.
+ */
 export function buildPages(site: Site, routes: readonly Route[] = ROUTES): Page[] {
-  return routes.flatMap((route) =>
-    route.pages(site).map((input) => {
+  const english = pagesIn(site, routes);
+  const others = [...site.languages.values()].filter((s) => s !== site);
+  const translated = others.flatMap((other) => pagesIn(other, routes));
+  if (translated.length === 0) return english;
+  const byEnglish = new Map(translated.map((p) => [p.alternate, p.path]));
+  for (const page of english) page.alternate = byEnglish.get(page.path) ?? null;
+  return [...english, ...translated];
+}
+
+/** The pages of the site in its language; for a translation, `alternate` is the English path. */
+function pagesIn(site: Site, routes: readonly Route[]): Page[] {
+  const out: Page[] = [];
+  for (const route of routes)
+    for (const input of route.pages(site)) {
+      const path = site.localize(input.path);
+      if (path === null) continue;
       const into = route.consolidate?.(input, site) ?? null;
-      return {
+      const canonical = into ?? (route.sitemap ? input.path : null);
+      out.push({
         ...input,
+        path,
         route: route.id,
-        file: fileForPath(input.path),
+        lang: site.lang,
+        alternate: site.lang === 'en' ? null : input.path,
+        file: fileForPath(path),
         sitemap: into === null ? route.sitemap : null,
-        canonical: into ?? (route.sitemap ? input.path : null),
-      };
-    }),
-  );
+        canonical: canonical && site.localize(canonical),
+      });
+    }
+  return out;
 }

@@ -86,3 +86,52 @@ export const assetFile = (name: string, hash: string, ext: string) =>
 
 /** A URL path that names a hashed asset. */
 export const HASHED_ASSET = /^\/assets\/[^/]+\.[0-9a-f]{10}\.[a-z0-9]+$/;
+
+/** How a language's paths are made from English ones (see src/i18n/lang.ts). */
+export interface LanguagePaths {
+  /** The first segment of its pages: `fr`. */
+  prefix: string;
+  /** An English route segment to this language's: `public-adjusters` -> `experts-en-sinistre`. */
+  segments: Readonly<Record<string, string>>;
+  /** Whether a page under this city (`/{city}/`, `/{city}/{segment}/`) is made in the language. */
+  has(city: string, segment?: string): boolean;
+  /** Top-level pages (`faq`, `blog`...) the language has. */
+  topPages: ReadonlySet<string>;
+}
+
+/**
+ * The path of an English page's translation, or null where the language has none: a prefix,
+ * and each route segment by its name in the language (city and area slugs stay as they are).
+ * `/` -> `/fr/`, `/faq/` -> `/fr/faq/`, `/montreal/public-adjusters/` ->
+ * `/fr/montreal/experts-en-sinistre/`, `/404.html` -> `/fr/404.html`.
+ */
+export function localizePath(p: string, lang: LanguagePaths): string | null {
+  const root = `/${lang.prefix}/`;
+  if (p === '/') return root;
+  if (!p.endsWith('/')) return lang.topPages.has(p.slice(1)) ? `${root}${p.slice(1)}` : null;
+  const [first = '', second, ...rest] = p.slice(1, -1).split('/');
+  if (rest.length > 0) return null;
+  const seg = (s: string) => lang.segments[s] ?? s;
+  if (lang.topPages.has(first)) return second === undefined ? `${root}${seg(first)}/` : null;
+  if (!lang.has(first, second)) return null;
+  return second === undefined ? `${root}${first}/` : `${root}${first}/${seg(second)}/`;
+}
+
+export type Links = typeof links;
+
+/**
+ * The links a page in `lang` writes: to the page's translation where the language has one,
+ * else to the English page (a French page's link to Toronto goes to Toronto's page).
+ */
+export function linksIn(lang: LanguagePaths | null): Links {
+  if (!lang) return links;
+  const to = (p: string) => localizePath(p, lang) ?? p;
+  return {
+    ...links,
+    home: to(links.home),
+    page: (name) => to(links.page(name)),
+    city: (city) => to(links.city(city)),
+    cityPage: (city, segment) => to(links.cityPage(city, segment)),
+    notFound: to(links.notFound),
+  };
+}

@@ -73,10 +73,10 @@ describe('share images: which page shows which', async () => {
     const brand = { siteName: site.settings.siteName, footer: 'Free Claim Assessment: 1' };
     // Every letter of every name has an outline (a missing one throws, naming it).
     for (const image of images.all(pages))
-      expect(painter.svg(image.card, brand)).toContain('<path');
+      expect(painter.svg(image.card, image.brand)).toContain('<path');
     const home = pages.find((p) => p.route === 'home');
     if (!home) throw new Error('no home page');
-    const png = painter.png(cardFor(home), brand);
+    const png = painter.png(cardFor(home, site), brand);
     expect(pngSize(png)).toEqual({ width: SHARE_WIDTH, height: SHARE_HEIGHT });
     expect(() =>
       painter.svg({ id: 'x', kicker: null, title: '東京', detail: null }, brand),

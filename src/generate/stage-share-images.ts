@@ -1,4 +1,3 @@
-import { cardFooter } from '../share/cards.js';
 import { CardPainter } from '../share/draw.js';
 import type { ImageCache } from '../share/image-cache.js';
 import type { Inputs } from './inputs.js';
@@ -28,7 +27,6 @@ export async function stageShareImages(
 ): Promise<ShareImageCounts> {
   const counts: ShareImageCounts = { kept: 0, cached: 0, drawn: 0 };
   let painter: CardPainter | null = null;
-  const brand = { siteName: inputs.site.settings.siteName, footer: cardFooter(inputs.site) };
   for (const image of inputs.share.all(inputs.pages)) {
     if (staging.keep(image.file)) {
       counts.kept++;
@@ -38,7 +36,7 @@ export async function stageShareImages(
     if (bytes) counts.cached++;
     else {
       painter ??= CardPainter.load();
-      bytes = painter.png(image.card, brand);
+      bytes = painter.png(image.card, image.brand);
       cache.put(image.key, bytes);
       if (++counts.drawn % RELEASE_EVERY === 0) await painter.release();
     }

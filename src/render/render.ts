@@ -2,6 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { Template } from '../../templates/pages/index.js';
 import type { RouteId } from '../routes.js';
+import { inLanguage } from '../site/model.js';
 import type { PageContext } from './context.js';
 import { type FragmentCache, FragmentContext, type PageBytes } from './fragments.js';
 
@@ -45,7 +46,10 @@ function renderBody(
   fragments: FragmentCache | undefined,
 ): string {
   try {
-    const page = templates[ctx.page.route](ctx);
+    // A page is rendered with the site in its language: its texts, links and formats.
+    const local =
+      ctx.page.lang === ctx.site.lang ? ctx : { ...ctx, site: inLanguage(ctx.site, ctx.page.lang) };
+    const page = templates[ctx.page.route](local);
     return renderToStaticMarkup(
       fragments ? createElement(FragmentContext.Provider, { value: fragments }, page) : page,
     );

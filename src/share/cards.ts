@@ -1,4 +1,5 @@
-import { HOME_HEADLINE, type Page } from '../routes.js';
+import { fill } from '../i18n/catalogue.js';
+import type { Page } from '../routes.js';
 import type { Site } from '../site/model.js';
 
 /**
@@ -17,15 +18,24 @@ export interface ShareCard {
 }
 
 /** The line every card ends with: the header's button and the number to call. */
-export const cardFooter = (site: Site) => `Free Claim Assessment: ${site.settings.phone}`;
+export const cardFooter = (site: Site) =>
+  fill(site.t.share.footer, { phone: site.format.phone(site.settings.phone) });
 
-/** The card a page shows when it is shared. */
-export function cardFor(page: Page): ShareCard {
+/**
+ * The card a page shows when it is shared, in its language (`site` is the site in it); a
+ * translation's cards are files of their own.
+ */
+export function cardFor(page: Page, site: Site): ShareCard {
+  const card = englishOrLocal(page, site.t);
+  return page.lang === 'en' ? card : { ...card, id: `${page.lang}-${card.id}` };
+}
+
+function englishOrLocal(page: Page, { share: t, routes }: Site['t']): ShareCard {
   const { city, area } = page;
   if (city && !city.national)
     return {
       id: `city-${city.slug}`,
-      kicker: 'Public adjusters in',
+      kicker: t.kickerIn,
       title: city.name,
       detail: city.province,
     };
@@ -33,22 +43,22 @@ export function cardFor(page: Page): ShareCard {
   if (city && area)
     return {
       id: `province-${area.slug}`,
-      kicker: 'Public adjusters in',
+      kicker: t.kickerIn,
       title: area.name,
       detail: null,
     };
   if (city)
     return {
       id: `city-${city.slug}`,
-      kicker: 'Public adjusters across',
-      title: 'Canada',
+      kicker: t.kickerAcross,
+      title: t.country,
       detail: null,
     };
   if (page.post)
-    return { id: `post-${page.post.slug}`, kicker: 'Blog', title: page.post.title, detail: null };
+    return { id: `post-${page.post.slug}`, kicker: t.blog, title: page.post.title, detail: null };
   // Pages that are not shared (the confirmation, the form's error, not found) show the home page's.
   if (page.route === 'home' || page.sitemap === null)
-    return { id: 'page-home', kicker: null, title: HOME_HEADLINE, detail: null };
+    return { id: 'page-home', kicker: null, title: routes.homeHeadline, detail: null };
   return { id: `page-${page.route}`, kicker: null, title: page.title, detail: null };
 }
 

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { packageRoot } from '../generate/root.js';
 import type { Page } from '../routes.js';
-import type { Site } from '../site/model.js';
+import { inLanguage, type Site } from '../site/model.js';
 import { absoluteUrl, assetFile, pathForFile } from '../urls.js';
 import { cardAlt, cardFooter, cardFor, type ShareCard } from './cards.js';
 
@@ -17,6 +17,8 @@ export interface ShareImage {
   alt: string;
   /** Names the image's bytes: the same key, the same picture (see ImageCache). */
   key: string;
+  /** The brand it shows, in the card's language. */
+  brand: { siteName: string; footer: string };
 }
 
 export const SHARE_WIDTH = 1200;
@@ -40,19 +42,21 @@ export class ShareImages {
     // Asked for every page by the plan, again by its head and for the list of images.
     const known = this.byPage.get(page);
     if (known) return known;
-    const card = cardFor(page);
+    const site = inLanguage(this.site, page.lang);
+    const card = cardFor(page, site);
     let image = this.byCard.get(card.id);
     if (!image) {
-      const { siteName } = this.site.settings;
+      const brand = { siteName: site.settings.siteName, footer: cardFooter(site) };
       const key = createHash('sha256')
-        .update(JSON.stringify([this.drawnBy, card, siteName, cardFooter(this.site)]))
+        .update(JSON.stringify([this.drawnBy, card, brand.siteName, brand.footer]))
         .digest('hex');
       const file = assetFile(`share-${card.id}`, key, 'png');
       image = {
         file,
         url: absoluteUrl(this.site.settings.baseUrl, pathForFile(file)),
         card,
-        alt: cardAlt(card, this.site),
+        alt: cardAlt(card, site),
+        brand,
         key,
       };
       this.byCard.set(card.id, image);

@@ -164,7 +164,7 @@ export const legalPageSchema = z.strictObject({
   title: text,
   updated: text.refine(
     (t) => isoFromWritten(t) !== null,
-    'must be a date written as "14 March 2024" or "March 14, 2024"',
+    'must be a date written as "14 March 2024", "March 14, 2024" or "14 mars 2024"',
   ),
 });
 

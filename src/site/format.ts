@@ -43,6 +43,10 @@ export function formatLongDate(iso: string): string {
  * anything else (or a day the month does not have).
  */
 export function isoFromWritten(text: string): string | null {
+  return isoFromWrittenEn(text) ?? isoFromWrittenFr(text);
+}
+
+function isoFromWrittenEn(text: string): string | null {
   const m =
     /^(\d{1,2}) ([A-Z][a-z]+) (\d{4})$/.exec(text.trim()) ??
     /^([A-Z][a-z]+) (\d{1,2}), (\d{4})$/.exec(text.trim());
@@ -54,3 +58,77 @@ export function isoFromWritten(text: string): string | null {
   const date = new Date(`${iso}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : null;
 }
+
+/** The same formats as fr-CA writes them (Intl's fr-CA output, no-break spaces included). */
+const NBSP = '\u00a0';
+
+export function formatWholeFr(n: number): string {
+  return formatWhole(n).replaceAll(',', NBSP);
+}
+
+export function formatDollarsFr(n: number): string {
+  return `${formatWholeFr(n)}${NBSP}$`;
+}
+
+const MOIS = [
+  'janvier',
+  'février',
+  'mars',
+  'avril',
+  'mai',
+  'juin',
+  'juillet',
+  'août',
+  'septembre',
+  'octobre',
+  'novembre',
+  'décembre',
+];
+
+/** 2024-03-14 is 14 mars 2024. */
+export function formatLongDateFr(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  const month = m ? MOIS[Number(m[2]) - 1] : undefined;
+  if (!m || !month) throw new Error(`not a date: ${iso}`);
+  return `${Number(m[3])} ${month} ${Number(m[1])}`;
+}
+
+/** A French written date, "14 mars 2024", as YYYY-MM-DD; null for anything else. */
+export function isoFromWrittenFr(text: string): string | null {
+  const m = /^(\d{1,2}|1er) ([a-zéû]+) (\d{4})$/.exec(text.trim());
+  const month = m ? MOIS.indexOf(m[2] ?? '') + 1 : 0;
+  if (!m || month === 0) return null;
+  const day = m[1] === '1er' ? '1' : (m[1] ?? '');
+  const iso = `${m[3]}-${String(month).padStart(2, '0')}-${day.padStart(2, '0')}`;
+  const date = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : null;
+}
+
+/** A North American number as Québec writes it: 1-888-339-9809 is 1 888 339-9809. */
+export function formatPhoneFr(phone: string): string {
+  const m = /^1-(\d{3})-(\d{3})-(\d{4})$/.exec(phone);
+  return m ? `1${NBSP}${m[1]}${NBSP}${m[2]}-${m[3]}` : phone;
+}
+
+/** A language's formats of what pages show. */
+export interface Formats {
+  whole(n: number): string;
+  dollars(n: number): string;
+  longDate(iso: string): string;
+  phone(phone: string): string;
+}
+
+export const FORMATS: Record<'en' | 'fr', Formats> = {
+  en: {
+    whole: formatWhole,
+    dollars: formatDollars,
+    longDate: formatLongDate,
+    phone: (p) => p,
+  },
+  fr: {
+    whole: formatWholeFr,
+    dollars: formatDollarsFr,
+    longDate: formatLongDateFr,
+    phone: formatPhoneFr,
+  },
+};

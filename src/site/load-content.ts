@@ -57,18 +57,23 @@ export interface Content {
   posts: Post[];
 }
 
-/** Loads content/*.json, pages/*.md and posts/*.md; problems go to `issues`. */
+/**
+ * Loads content/*.json, pages/*.md and posts/*.md; problems go to `issues`. A translation
+ * (`translated`: its folder, data/fr) gives the same files but the testimonials, which are
+ * people's own words and are not translated, and the posts, which are not.
+ */
 export function loadContent(
   dataDir: string,
   rel: (f: string) => string,
   issues: DataIssue[],
+  translated = false,
 ): Content | undefined {
   const json = <S extends z.ZodType>(name: string, schema: S) => {
     const file = path.join(dataDir, 'content', name);
     return parseRecord(schema, readJson(file, rel, issues), rel(file), null, issues);
   };
   const [testimonials, faq, cityFaq, services, process, about] = [
-    json('testimonials.json', testimonialsSchema),
+    translated ? [] : json('testimonials.json', testimonialsSchema),
     json('faq.json', faqSchema),
     json('city-faq.json', cityFaqSchema),
     json('services.json', servicesSchema),
@@ -87,7 +92,7 @@ export function loadContent(
   const terms = markdownPage(path.join(dataDir, 'pages/terms.md'), rel, issues);
 
   const posts: Post[] = [];
-  for (const file of filesIn(path.join(dataDir, 'posts'), '.md')) {
+  for (const file of translated ? [] : filesIn(path.join(dataDir, 'posts'), '.md')) {
     const slug = path.basename(file, '.md');
     const doc = markdown(file, postSchema, rel, issues, slug);
     if (!doc) continue;

@@ -1,5 +1,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { frenchSite, loadFrench } from '../i18n/french.js';
+import type { Lang } from '../i18n/lang.js';
+import { loadCatalogue } from '../i18n/load-catalogue.js';
 import { displayPath } from './display-path.js';
 import { DataError, type DataIssue } from './errors.js';
 import { loadContent } from './load-content.js';
@@ -116,9 +119,19 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   // not again through each catastrophe that names it.
   const facts = loadFacts(dataDir, rel, citySlugsIn, issues);
 
-  if (issues.length > 0 || !settings || !national || !content || !facts)
+  const catalogue = loadCatalogue(dataDir, 'en', rel, issues);
+  const frenchCatalogue = loadCatalogue(dataDir, 'fr', rel, issues);
+  const french = frenchCatalogue ? loadFrench(dataDir, frenchCatalogue, rel, issues) : null;
+
+  if (issues.length > 0 || !settings || !national || !content || !facts || !catalogue)
     throw new DataError(issues);
-  return createSite(settings, toNational(national), cities, content, facts);
+  const site = createSite(settings, toNational(national), cities, content, facts, catalogue);
+  if (french) {
+    const languages = site.languages as Map<Lang, Site>;
+    languages.set('fr', frenchSite(site, french, rel, dataDir, issues));
+    if (issues.length > 0) throw new DataError(issues);
+  }
+  return site;
 }
 
 function checkCity(rec: CityRecord, absFile: string, file: string): DataIssue[] {

@@ -1,3 +1,7 @@
+import type { Catalogue, Strings } from '../i18n/catalogue.js';
+import type { Lang } from '../i18n/lang.js';
+import { type Links, links } from '../urls.js';
+import { FORMATS, type Formats } from './format.js';
 import type { Content } from './load-content.js';
 import type { Facts } from './load-facts.js';
 import { distanceKm, NearbyIndex } from './nearby.js';
@@ -43,6 +47,21 @@ export interface Site {
   content: Content;
   /** Sourced facts: regulators and complaint services per province, insured catastrophes. */
   facts: Facts;
+  /**
+   * The language this view of the site speaks: its strings, links and formats. The English site
+   * is the data as loaded; another language's view holds the same cities with their texts in
+   * that language where the data gives them (src/i18n/translate.ts).
+   */
+  lang: Lang;
+  t: Strings;
+  links: Links;
+  format: Formats;
+  /** Whether the language has pages for this city (every city in English). */
+  covers(city: City): boolean;
+  /** An English page's path in this language; null where the language has no such page. */
+  localize(path: string): string | null;
+  /** The site in each of its languages, this one included. */
+  languages: ReadonlyMap<Lang, Site>;
 }
 
 export function createSite(
@@ -51,11 +70,38 @@ export function createSite(
   cities: City[],
   content: Content,
   facts: Facts,
+  catalogue: Catalogue,
 ): Site {
   const sorted = [...cities].sort(byPopulation);
+  const languages = new Map<Lang, Site>();
+  const site: Site = {
+    settings,
+    national,
+    cities: sorted,
+    bySlug: bySlugOf(national, sorted),
+    content,
+    facts,
+    lang: 'en',
+    t: catalogue.strings,
+    links,
+    format: FORMATS.en,
+    covers: () => true,
+    localize: (path) => path,
+    languages,
+  };
+  languages.set('en', site);
+  return site;
+}
+
+export function bySlugOf(national: City, cities: readonly City[]): Map<string, City> {
   const bySlug = new Map<string, City>([[national.slug, national]]);
-  for (const c of sorted) bySlug.set(c.slug, c);
-  return { settings, national, cities: sorted, bySlug, content, facts };
+  for (const c of cities) bySlug.set(c.slug, c);
+  return bySlug;
+}
+
+/** The site in `lang` (English when it has no such language). */
+export function inLanguage(site: Site, lang: Lang): Site {
+  return site.languages.get(lang) ?? site;
 }
 
 export function byPopulation(a: City, b: City): number {
@@ -74,7 +120,10 @@ export const HOME_CITIES = 6;
 
 const tops = new WeakMap<Site, Map<number, readonly City[]>>();
 
-/** The n most populous cities: one list per site and n, so the pages that show it share it. */
+/**
+ * The n most populous cities the site's language covers: one list per site and n, so the pages
+ * that show it share it.
+ */
 export function topCities(site: Site, n: number): readonly City[] {
   let bySite = tops.get(site);
   if (!bySite) {
@@ -83,7 +132,7 @@ export function topCities(site: Site, n: number): readonly City[] {
   }
   let list = bySite.get(n);
   if (!list) {
-    list = site.cities.slice(0, n);
+    list = site.cities.filter((c) => site.covers(c)).slice(0, n);
     bySite.set(n, list);
   }
   return list;

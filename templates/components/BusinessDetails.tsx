@@ -1,8 +1,9 @@
+import { fill, type Strings } from '../../src/i18n/catalogue.js';
 import { provinceByCode } from '../../src/site/provinces.js';
 import type { Business } from '../../src/site/schema.js';
 
 /** The business's address and licences, as much as site.json says: nothing for none. */
-export function BusinessDetails({ business }: { business?: Business }) {
+export function BusinessDetails({ business, t }: { business?: Business; t: Strings }) {
   const { address, licences = [] } = business ?? {};
   if (!address && licences.length === 0) return null;
   return (
@@ -16,7 +17,11 @@ export function BusinessDetails({ business }: { business?: Business }) {
         <ul className="licences">
           {licences.map((l) => (
             <li key={`${l.province} ${l.number}`}>
-              {provinceByCode(l.province)?.name ?? l.province}: {l.issuedBy} licence {l.number}
+              {fill(t.layout.licence, {
+                province: provinceByCode(l.province)?.name ?? l.province,
+                issuedBy: l.issuedBy,
+                number: l.number,
+              })}
             </li>
           ))}
         </ul>

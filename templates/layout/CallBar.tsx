@@ -1,4 +1,5 @@
-import { links } from '../../src/urls.js';
+import { fill, type Strings } from '../../src/i18n/catalogue.js';
+import type { Links } from '../../src/urls.js';
 import { Icon } from '../components/Icon.js';
 
 /**
@@ -6,14 +7,28 @@ import { Icon } from '../components/Icon.js';
  * the first screen of every page. The page keeps room for it below its last line, and focus
  * scrolls controls clear of it, so it never covers the form's buttons or the footer's links.
  */
-export function CallBar({ phone, formHref }: { phone: string; formHref: string }) {
+export function CallBar({
+  phone,
+  formHref,
+  t,
+  links,
+}: {
+  phone: string;
+  formHref: string;
+  t: Strings;
+  links: Links;
+}) {
   return (
-    <nav className="call-bar" aria-label="Call or start a claim">
-      <a className="call-bar-call" href={links.tel(phone)} aria-label={`Call ${phone}`}>
+    <nav className="call-bar" aria-label={t.layout.callBarLabel}>
+      <a
+        className="call-bar-call"
+        href={links.tel(phone)}
+        aria-label={fill(t.layout.callBarCall, { phone })}
+      >
         <Icon name="phone" size={18} /> {phone}
       </a>
       <a className="call-bar-form" href={formHref}>
-        Free Assessment
+        {t.layout.callBarForm}
       </a>
     </nav>
   );

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { LANG_TAGS } from '../../src/i18n/lang.js';
 import type { PageContext } from '../../src/render/context.js';
 import { documentHead } from '../../src/render/head.js';
 
@@ -13,7 +14,7 @@ export function Document({
   children: ReactNode;
 }) {
   return (
-    <html lang="en-CA" data-ga={ctx.site.settings.analyticsId}>
+    <html lang={LANG_TAGS[ctx.page.lang]} data-ga={ctx.site.settings.analyticsId}>
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: documentHead escapes every value */}
       <head dangerouslySetInnerHTML={{ __html: documentHead(ctx, jsonLd) }} />
       <body>{children}</body>

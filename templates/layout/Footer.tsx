@@ -1,8 +1,8 @@
-import { CLAIM_TYPE_NAMES } from '../../src/routes.js';
+import { fill, type Strings } from '../../src/i18n/catalogue.js';
 import type { City } from '../../src/site/model.js';
 import type { Business } from '../../src/site/schema.js';
 import { CLAIM_TYPES, NATIONAL } from '../../src/site/segments.js';
-import { links } from '../../src/urls.js';
+import type { Links } from '../../src/urls.js';
 import { BusinessDetails } from '../components/BusinessDetails.js';
 
 /** The footer: scoped city links, the four most populous cities, and the site pages. */
@@ -13,6 +13,9 @@ export function Footer({
   scope,
   topCities,
   business,
+  t,
+  links,
+  blog,
 }: {
   siteName: string;
   phone: string;
@@ -20,61 +23,71 @@ export function Footer({
   scope: string;
   topCities: readonly City[];
   business?: Business;
+  t: Strings;
+  links: Links;
+  /** The blog's path, where the page's language has it. */
+  blog: string | null;
 }) {
+  const l = t.layout;
+
   return (
     <footer className="site-footer">
       <div className="container footer-grid">
         <section aria-labelledby="footer-services">
-          <h2 id="footer-services">Services</h2>
+          <h2 id="footer-services">{l.footerServices}</h2>
           <ul>
             <li>
-              <a href={links.cityPage(scope, 'services')}>All Services</a>
+              <a href={links.cityPage(scope, 'services')}>{l.footerAllServices}</a>
             </li>
             {CLAIM_TYPES.map((c) => (
               <li key={c.type}>
-                <a href={links.cityPage(scope, c.segment)}>{CLAIM_TYPE_NAMES[c.type]}</a>
+                <a href={links.cityPage(scope, c.segment)}>{t.claimTypes[c.type]}</a>
               </li>
             ))}
           </ul>
         </section>
         <section aria-labelledby="footer-adjusters">
-          <h2 id="footer-adjusters">Find an Adjuster</h2>
+          <h2 id="footer-adjusters">{l.footerFindAdjuster}</h2>
           <ul>
             <li>
-              <a href={links.cityPage(scope, 'public-adjusters')}>Public Adjusters</a>
+              <a href={links.cityPage(scope, 'public-adjusters')}>{l.footerPublicAdjusters}</a>
             </li>
             <li>
-              <a href={links.cityPage(scope, 'top-adjusters')}>Top-Rated Adjusters</a>
+              <a href={links.cityPage(scope, 'top-adjusters')}>{l.footerTopAdjusters}</a>
             </li>
             <li>
-              <a href={links.cityPage(scope, 'claims-offices')}>Claims Offices</a>
+              <a href={links.cityPage(scope, 'claims-offices')}>{l.footerClaimsOffices}</a>
             </li>
           </ul>
         </section>
         <section aria-labelledby="footer-cities">
-          <h2 id="footer-cities">Popular Cities</h2>
+          <h2 id="footer-cities">{l.footerPopularCities}</h2>
           <ul>
             {topCities.map((c) => (
               <li key={c.slug}>
-                <a href={links.cityPage(c, 'public-adjusters')}>Public Adjusters in {c.name}</a>
+                <a href={links.cityPage(c, 'public-adjusters')}>
+                  {fill(l.footerAdjustersIn, { city: c.name })}
+                </a>
               </li>
             ))}
             <li>
-              <a href={links.cityPage(NATIONAL, 'public-adjusters')}>Public Adjusters in Canada</a>
+              <a href={links.cityPage(NATIONAL, 'public-adjusters')}>{l.footerAdjustersInCanada}</a>
             </li>
           </ul>
         </section>
         <section aria-labelledby="footer-company">
-          <h2 id="footer-company">Company</h2>
+          <h2 id="footer-company">{l.footerCompany}</h2>
           <ul>
+            {blog && (
+              <li>
+                <a href={blog}>{l.footerBlog}</a>
+              </li>
+            )}
             <li>
-              <a href={links.page('blog')}>Blog</a>
+              <a href={links.page('faq')}>{l.faq}</a>
             </li>
             <li>
-              <a href={links.page('faq')}>FAQ</a>
-            </li>
-            <li>
-              <a href={links.page('contact')}>Contact</a>
+              <a href={links.page('contact')}>{l.contact}</a>
             </li>
             <li>
               <a href={links.tel(phone)}>{phone}</a>
@@ -87,19 +100,18 @@ export function Footer({
       </div>
       <div className="container footer-legal">
         <p>
-          © {business?.legalName ?? siteName}. Licensed public adjusters working for policyholders,
-          never for insurers.
+          © {business?.legalName ?? siteName}. {l.footerTagline}
         </p>
-        <BusinessDetails business={business} />
+        <BusinessDetails business={business} t={t} />
         <ul>
           <li>
-            <a href={links.page('privacy')}>Privacy Policy</a>
+            <a href={links.page('privacy')}>{l.footerPrivacy}</a>
           </li>
           <li>
-            <a href={links.page('terms')}>Terms of Service</a>
+            <a href={links.page('terms')}>{l.footerTerms}</a>
           </li>
           <li>
-            <a href={links.page('sitemap')}>Sitemap</a>
+            <a href={links.page('sitemap')}>{l.footerSitemap}</a>
           </li>
         </ul>
       </div>

@@ -1,4 +1,6 @@
-import { links } from '../../src/urls.js';
+import type { Strings } from '../../src/i18n/catalogue.js';
+import { LANG_TAGS, type Lang } from '../../src/i18n/lang.js';
+import type { Links } from '../../src/urls.js';
 import { Logo } from '../components/Logo.js';
 
 /** The shared header; `scope` is the city About and Services point into. */
@@ -7,24 +9,34 @@ export function Header({
   phone,
   scope,
   formOnPage = false,
+  t,
+  links,
+  alternate = null,
+  alternateLang = null,
 }: {
   siteName: string;
+  /** As the page's language writes it. */
   phone: string;
   scope: string;
   /** The page has the claim form: the assessment button goes to it, not to another page. */
   formOnPage?: boolean;
+  t: Strings;
+  links: Links;
+  /** The same page in the other language, where it has one, and that language. */
+  alternate?: string | null;
+  alternateLang?: Lang | null;
 }) {
   const items = [
-    { href: links.home, label: 'Home' },
-    { href: links.cityPage(scope, 'about'), label: 'About' },
-    { href: links.cityPage(scope, 'services'), label: 'Services' },
-    { href: links.page('faq'), label: 'FAQ' },
-    { href: links.page('contact'), label: 'Contact' },
+    { href: links.home, label: t.layout.home },
+    { href: links.cityPage(scope, 'about'), label: t.layout.about },
+    { href: links.cityPage(scope, 'services'), label: t.layout.services },
+    { href: links.page('faq'), label: t.layout.faq },
+    { href: links.page('contact'), label: t.layout.contact },
   ];
   return (
     <header className="site-header">
       <div className="container header-inner">
-        <Logo siteName={siteName} />
+        <Logo siteName={siteName} home={links.home} />
         <button
           type="button"
           className="menu-toggle"
@@ -33,9 +45,9 @@ export function Header({
           data-menu-toggle=""
         >
           <span className="menu-icon" aria-hidden="true" />
-          <span className="visually-hidden">Menu</span>
+          <span className="visually-hidden">{t.layout.menu}</span>
         </button>
-        <nav id="site-menu" className="site-nav" aria-label="Main" data-menu="">
+        <nav id="site-menu" className="site-nav" aria-label={t.layout.mainNav} data-menu="">
           <ul>
             {items.map((l) => (
               <li key={l.href}>
@@ -43,6 +55,17 @@ export function Header({
               </li>
             ))}
           </ul>
+          {alternate && alternateLang && (
+            <a
+              className="nav-lang"
+              href={alternate}
+              hrefLang={LANG_TAGS[alternateLang]}
+              lang={LANG_TAGS[alternateLang]}
+              aria-label={t.language.switchLabel}
+            >
+              {t.language.switchTo}
+            </a>
+          )}
           <a className="nav-phone" href={links.tel(phone)}>
             {phone}
           </a>
@@ -50,7 +73,7 @@ export function Header({
             className="button button-accent"
             href={formOnPage ? `#${links.claimFormId}` : links.cityPage(scope, 'free-consultation')}
           >
-            Free Claim Assessment
+            {t.layout.assessment}
           </a>
         </nav>
       </div>

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { type PageContext, scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { FOOTER_CITIES, topCities } from '../../src/site/model.js';
-import { links } from '../../src/urls.js';
+import { links as englishLinks } from '../../src/urls.js';
 import { CallBar } from './CallBar.js';
 import { Document } from './Document.js';
 import { Footer } from './Footer.js';
@@ -21,20 +21,39 @@ export function Layout({
   form?: boolean;
   children: ReactNode;
 }) {
-  const { siteName, phone, email } = ctx.site.settings;
+  const { site, page } = ctx;
+  const { siteName, email } = site.settings;
+  const { t, links } = site;
+  const phone = site.format.phone(site.settings.phone);
   const scope = scopeSlug(ctx);
+  const other = page.alternate ? (page.lang === 'en' ? 'fr' : 'en') : null;
   return (
     <Document ctx={ctx} jsonLd={jsonLd}>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t.layout.skipLink}
       </a>
-      <Shared component={Header} props={{ siteName, phone, scope, formOnPage: form }} />
+      <Shared
+        component={Header}
+        props={{
+          siteName,
+          phone,
+          scope,
+          formOnPage: form,
+          t,
+          links,
+          // Only a page with a translation has a header of its own.
+          alternate: page.alternate,
+          alternateLang: other,
+        }}
+      />
       <main id="main">{children}</main>
       <Shared
         component={CallBar}
         props={{
           phone,
           formHref: form ? `#${links.claimFormId}` : links.cityPage(scope, 'free-consultation'),
+          t,
+          links,
         }}
       />
       <Shared
@@ -44,8 +63,12 @@ export function Layout({
           phone,
           email,
           scope,
-          topCities: topCities(ctx.site, FOOTER_CITIES),
-          business: ctx.site.settings.business,
+          topCities: topCities(site, FOOTER_CITIES),
+          business: site.settings.business,
+          t,
+          links,
+          // The blog is English only: a translation's footer does not send readers to it.
+          blog: site.localize(englishLinks.page('blog')),
         }}
       />
     </Document>

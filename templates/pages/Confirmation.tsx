@@ -29,7 +29,7 @@ export function ConfirmationPage(ctx: PageContext) {
     <Document ctx={ctx} jsonLd={[]}>
       <header className="confirm-header">
         <div className="container">
-          <Logo siteName={siteName} />
+          <Logo siteName={siteName} home={ctx.site.links.home} />
         </div>
       </header>
       <main id="main" className="section">

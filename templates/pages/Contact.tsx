@@ -68,7 +68,7 @@ export function ContactPage(ctx: PageContext) {
                 <Icon name="pin" />
                 <h2>Who We Are</h2>
                 {site.settings.business?.legalName && <p>{site.settings.business.legalName}</p>}
-                <BusinessDetails business={site.settings.business} />
+                <BusinessDetails business={site.settings.business} t={site.t} />
               </div>
             )}
           </div>

@@ -1,0 +1,95 @@
+import type enCatalogue from '../../data/i18n/en.json';
+import type { DataIssue } from '../site/errors.js';
+import { isObject } from '../site/read.js';
+
+/**
+ * A language's catalogue (data/i18n/<lang>.json): every user-facing string of the templates and
+ * the route table, by component, and the language's route segments. Its shape is the bundled
+ * English catalogue's; each language must give every key of it.
+ */
+export type Catalogue = typeof enCatalogue;
+export type Strings = Catalogue['strings'];
+
+/** `{name}` placeholders. */
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+/** `text` with each `{name}` replaced by its value. */
+export function fill(text: string, values: Readonly<Record<string, string | number>>): string {
+  return text.replace(PLACEHOLDER, (whole, name: string) =>
+    name in values ? String(values[name]) : whole,
+  );
+}
+
+/** The same, split around placeholders whose values are elements: `[text, node, text]`. */
+export function fillParts<T>(
+  text: string,
+  values: Readonly<Record<string, T | string | number>>,
+): (T | string)[] {
+  const out: (T | string)[] = [];
+  let last = 0;
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    const name = m[1] ?? '';
+    if (!(name in values)) continue;
+    out.push(text.slice(last, m.index));
+    const value = values[name];
+    out.push(typeof value === 'number' ? String(value) : (value as T | string));
+    last = (m.index ?? 0) + m[0].length;
+  }
+  out.push(text.slice(last));
+  return out.filter((p) => p !== '');
+}
+
+const placeholders = (text: string) => [...text.matchAll(PLACEHOLDER)].map((m) => m[1]).sort();
+
+/**
+ * Checks a catalogue against the reference (the bundled English one): every key present and a
+ * string, nothing unknown, and each string with the reference's placeholders. Problems name the
+ * file and the key.
+ */
+export function checkCatalogue(raw: unknown, reference: unknown, file: string): DataIssue[] {
+  const issues: DataIssue[] = [];
+  const walk = (value: unknown, ref: unknown, at: string) => {
+    if (typeof ref === 'string') {
+      if (typeof value !== 'string' || !value.trim()) {
+        issues.push({
+          file,
+          record: at,
+          field: null,
+          message: value === undefined ? 'is missing' : 'must be a text',
+        });
+        return;
+      }
+      const want = placeholders(ref);
+      const got = placeholders(value);
+      if (want.join() !== got.join())
+        issues.push({
+          file,
+          record: at,
+          field: null,
+          message: `must use the placeholders ${want.map((p) => `{${p}}`).join(', ') || '(none)'}, as the English does`,
+        });
+      return;
+    }
+    if (!isObject(ref)) return;
+    if (!isObject(value)) {
+      issues.push({
+        file,
+        record: at || null,
+        field: null,
+        message: value === undefined ? 'is missing' : 'must be an object',
+      });
+      return;
+    }
+    for (const key of Object.keys(ref)) walk(value[key], ref[key], at ? `${at}.${key}` : key);
+    for (const key of Object.keys(value))
+      if (!(key in ref))
+        issues.push({
+          file,
+          record: at ? `${at}.${key}` : key,
+          field: null,
+          message: 'is not a key of the English catalogue',
+        });
+  };
+  walk(raw, reference, '');
+  return issues;
+}

@@ -1,0 +1,230 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { DataIssue } from '../site/errors.js';
+import { FORMATS } from '../site/format.js';
+import { loadContent } from '../site/load-content.js';
+import type { Facts } from '../site/load-facts.js';
+import { type Area, bySlugOf, type City, type Site } from '../site/model.js';
+import { parseRecord, readJson } from '../site/read.js';
+import { type LanguagePaths, linksIn, localizePath } from '../urls.js';
+import type { Catalogue } from './catalogue.js';
+import { type FrenchFacts, frenchFactsSchema, type Places, placesSchema } from './french-schema.js';
+import { FRENCH_PROVINCES, LANG_PREFIX } from './lang.js';
+
+/**
+ * The French site (issue 20): Québec's cities and their pages, the province's page under
+ * canada/, the national pages and the site pages, in French. Its texts are data under data/fr/:
+ * the content files (content/*.json, pages/*.md), places.json (the places' descriptions and
+ * names) and facts.json (the regulator's and the catastrophes' texts; their sources are the
+ * English data's). Loaded only when data/i18n/fr.json exists.
+ */
+export interface FrenchData {
+  catalogue: Catalogue;
+  places: Places;
+  facts: FrenchFacts;
+  content: NonNullable<ReturnType<typeof loadContent>>;
+}
+
+/** data/fr/*, checked on its own; undefined when something is wrong (see `issues`). */
+export function loadFrench(
+  dataDir: string,
+  catalogue: Catalogue,
+  rel: (f: string) => string,
+  issues: DataIssue[],
+): FrenchData | undefined {
+  const dir = path.join(dataDir, 'fr');
+  const json = <T>(name: string, schema: Parameters<typeof parseRecord>[0]) => {
+    const file = path.join(dir, name);
+    if (!existsSync(file)) {
+      issues.push({ file: rel(file), record: null, field: null, message: 'file not found' });
+      return undefined;
+    }
+    return parseRecord(schema, readJson(file, rel, issues), rel(file), null, issues) as
+      | T
+      | undefined;
+  };
+  const places = json<Places>('places.json', placesSchema);
+  const facts = json<FrenchFacts>('facts.json', frenchFactsSchema);
+  const content = loadContent(dir, rel, issues, true);
+  if (!places || !facts || !content) return undefined;
+  return { catalogue, places, facts, content };
+}
+
+/** Whether French pages are made for this city: Québec's, and the national entry. */
+export const coveredInFrench = (city: City) =>
+  city.national || FRENCH_PROVINCES.includes(city.provinceCode ?? '');
+
+/**
+ * The site in French: the same cities, in the same order, with their French names and
+ * descriptions; French content and facts. Problems (a covered city, area or fact without its
+ * French) go to `issues`, named by file, record and field.
+ */
+export function frenchSite(
+  site: Site,
+  french: FrenchData,
+  rel: (f: string) => string,
+  dataDir: string,
+  issues: DataIssue[],
+): Site {
+  const placesFile = rel(path.join(dataDir, 'fr', 'places.json'));
+  const factsFile = rel(path.join(dataDir, 'fr', 'facts.json'));
+  const { places } = french;
+  const province = (name: string | null) => (name ? (places.provinces[name] ?? name) : name);
+  const area = (a: Area, described: Record<string, string> | undefined, city: City): Area => {
+    const name = places.areaNames?.[a.name] ?? a.name;
+    if (!a.description) return { ...a, name };
+    const description = described?.[a.name];
+    if (!description && coveredInFrench(city))
+      issues.push({
+        file: placesFile,
+        record: city.slug,
+        field: `areas.${a.name}`,
+        message: 'a described area needs its French description',
+      });
+    return { ...a, name, description: description ?? a.description };
+  };
+  const translate = (city: City): City => {
+    const own = places.cities[city.slug];
+    if (!own && coveredInFrench(city) && !city.national)
+      issues.push({
+        file: placesFile,
+        record: city.slug,
+        field: 'description',
+        message: 'a city with French pages needs its French description',
+      });
+    return {
+      ...city,
+      name: own?.name ?? city.name,
+      province: province(city.province),
+      description: city.national
+        ? places.national.description
+        : (own?.description ?? city.description),
+      areas: city.areas.map((a) => area(a, own?.areas, city)),
+    };
+  };
+  for (const name of site.national.areas.map((a) => a.name))
+    if (!places.provinces[name])
+      issues.push({
+        file: placesFile,
+        record: 'provinces',
+        field: name,
+        message: 'every province and territory needs its French name',
+      });
+  const national = translate(site.national);
+  const cities = site.cities.map(translate);
+  const paths: LanguagePaths = {
+    prefix: LANG_PREFIX.fr,
+    segments: french.catalogue.segments,
+    topPages: FRENCH_TOP_PAGES,
+    has: (slug, segment) => {
+      const city = slug === national.slug ? national : cities.find((c) => c.slug === slug);
+      if (!city || !coveredInFrench(city)) return false;
+      // Under canada/, only the pages of provinces French covers.
+      if (!city.national || segment === undefined) return true;
+      const province = site.national.areas.find((a) => a.slug === segment);
+      return !province || FRENCH_PROVINCE_AREAS.includes(province.slug);
+    },
+  };
+  const fr: Site = {
+    ...site,
+    national,
+    cities,
+    bySlug: bySlugOf(national, cities),
+    content: french.content,
+    facts: frenchFacts(site.facts, french.facts, factsFile, issues),
+    lang: 'fr',
+    t: french.catalogue.strings,
+    links: linksIn(paths),
+    format: FORMATS.fr,
+    covers: coveredInFrench,
+    localize: (p) => localizePath(p, paths),
+    languages: site.languages,
+  };
+  return fr;
+}
+
+/** Site pages with a French version: all but the blog, whose posts are English only. */
+const FRENCH_TOP_PAGES: ReadonlySet<string> = new Set([
+  'about',
+  'services',
+  'faq',
+  'contact',
+  'privacy',
+  'terms',
+  'sitemap',
+  'confirmation',
+  'form-error',
+  '404.html',
+]);
+
+/** canada/{province} pages made in French. */
+const FRENCH_PROVINCE_AREAS = ['quebec'];
+
+function frenchFacts(facts: Facts, french: FrenchFacts, file: string, issues: DataIssue[]): Facts {
+  const missing = (record: string, field: string, message: string) =>
+    issues.push({ file, record, field, message });
+  const provinces = new Map(facts.provinces);
+  for (const code of FRENCH_PROVINCES) {
+    const en = facts.provinces.get(code);
+    const fr = french.provinces[code];
+    if (!en) continue;
+    if (!fr) {
+      missing(code, 'regulator', "a province with French pages needs its facts' French");
+      continue;
+    }
+    if (fr.facts.length !== en.facts.length)
+      missing(code, 'facts', `must give the ${en.facts.length} facts of provinces.json, in order`);
+    if (fr.complaints.length !== en.complaints.length)
+      missing(
+        code,
+        'complaints',
+        `must give the ${en.complaints.length} complaint services of provinces.json, in order`,
+      );
+    if (en.regulator.lookup && !fr.lookup)
+      missing(code, 'lookup', "must give the look-up's French");
+    provinces.set(code, {
+      ...en,
+      regulator: {
+        ...en.regulator,
+        name: fr.regulator.name,
+        text: fr.regulator.text,
+        ...(en.regulator.lookup && fr.lookup
+          ? { lookup: { ...en.regulator.lookup, text: fr.lookup.text } }
+          : {}),
+      },
+      facts: en.facts.map((f, i) => ({ ...f, text: fr.facts[i]?.text ?? f.text })),
+      complaints: en.complaints.map((c, i) => ({ ...c, ...pick(fr.complaints[i]) })),
+    });
+  }
+  if (french.national.complaints.length !== facts.nationalComplaints.length)
+    missing(
+      'national',
+      'complaints',
+      `must give the ${facts.nationalComplaints.length} national complaint services, in order`,
+    );
+  const catastrophes = facts.catastrophes.map((c) => {
+    const fr = french.catastrophes[c.name];
+    if (!fr) missing(c.name, 'catastrophes', 'needs its French name and insured damage');
+    if (!french.estimates[c.estimate]) missing(c.estimate, 'estimates', 'needs its French');
+    return fr
+      ? {
+          ...c,
+          name: fr.name,
+          insuredDamage: fr.insuredDamage,
+          estimate: french.estimates[c.estimate] ?? c.estimate,
+        }
+      : c;
+  });
+  return {
+    ...facts,
+    provinces,
+    nationalComplaints: facts.nationalComplaints.map((c, i) => ({
+      ...c,
+      ...pick(french.national.complaints[i]),
+    })),
+    catastrophes,
+  };
+}
+
+const pick = (named: { name: string; text: string } | undefined) =>
+  named ? { name: named.name, text: named.text } : {};

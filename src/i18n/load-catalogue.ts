@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import english from '../../data/i18n/en.json' with { type: 'json' };
+import type { DataIssue } from '../site/errors.js';
+import { readJson } from '../site/read.js';
+import { slugify } from '../site/slug.js';
+import { type Catalogue, checkCatalogue } from './catalogue.js';
+import type { Lang } from './lang.js';
+
+/** The catalogue every other is checked against, and a data set without one of its own uses. */
+export const ENGLISH: Catalogue = english;
+
+/**
+ * data/i18n/<lang>.json, checked against the English one: every key, the same placeholders, and
+ * route segments that are slugs no two of which are alike. English falls back to the bundled
+ * catalogue (a data set made before catalogues); another language without its file has no pages.
+ */
+export function loadCatalogue(
+  dataDir: string,
+  lang: Lang,
+  rel: (f: string) => string,
+  issues: DataIssue[],
+): Catalogue | null | undefined {
+  const file = path.join(dataDir, 'i18n', `${lang}.json`);
+  if (!existsSync(file)) return lang === 'en' ? ENGLISH : null;
+  const raw = readJson(file, rel, issues);
+  if (raw === undefined) return undefined;
+  const found = checkCatalogue(raw, ENGLISH, rel(file));
+  if (found.length === 0) found.push(...checkSegments(raw as Catalogue, rel(file)));
+  issues.push(...found);
+  return found.length === 0 ? (raw as Catalogue) : undefined;
+}
+
+function checkSegments(catalogue: Catalogue, file: string): DataIssue[] {
+  const issues: DataIssue[] = [];
+  const seen = new Map<string, string>();
+  for (const [english, segment] of Object.entries(catalogue.segments)) {
+    const record = `segments.${english}`;
+    if (slugify(segment) !== segment)
+      issues.push({ file, record, field: null, message: `"${segment}" must be a slug` });
+    const twin = seen.get(segment);
+    if (twin) issues.push({ file, record, field: null, message: `"${segment}" is also ${twin}'s` });
+    seen.set(segment, english);
+  }
+  return issues;
+}
