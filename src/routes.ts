@@ -6,7 +6,7 @@ import type { QuebecContent } from './site/content-schema.js';
 import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
 import { allCities, HOME_CITIES, nearbyCities, topCities } from './site/model.js';
-import { provinceByName } from './site/provinces.js';
+import { provinceBySlug } from './site/provinces.js';
 import { CLAIM_TYPES, type ClaimType, QUESTIONNAIRE_PAGES } from './site/segments.js';
 import { fileForPath, links, type TopPage } from './urls.js';
 
@@ -89,8 +89,9 @@ export interface Route {
 }
 
 /** Whether the data set knows more of a province than its regulator: rules, complaints, events. */
-function provinceHasFacts(site: Site, name: string): boolean {
-  const code = provinceByName(name)?.code;
+function provinceHasFacts(site: Site, area: Area): boolean {
+  // By slug: the area's name is in the page's language.
+  const code = provinceBySlug(area.slug)?.code;
   const facts = code ? site.facts.provinces.get(code) : undefined;
   return (
     !!code &&
@@ -374,7 +375,7 @@ export const ROUTES: Route[] = [
     consolidate: (page, site) => {
       if (!page.city || !page.area) return null;
       if (page.city.national)
-        return provinceHasFacts(site, page.area.name) ? null : links.city(page.city);
+        return provinceHasFacts(site, page.area) ? null : links.city(page.city);
       return page.area.description ? null : links.city(page.city);
     },
     pages: perCity((c, site) =>

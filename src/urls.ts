@@ -135,3 +135,14 @@ export function linksIn(lang: LanguagePaths | null): Links {
     notFound: to(links.notFound),
   };
 }
+
+/**
+ * Where the lead endpoint sends a visitor whose form was posted without JavaScript, in the
+ * language of the page it came from. The endpoint runs apart from the build (a serverless
+ * function), so these are fixed here; the French catalogue's segments must lead to them
+ * (checked when it is loaded).
+ */
+export const LEAD_PAGES = {
+  en: { confirmation: '/confirmation/', error: '/form-error/' },
+  fr: { confirmation: '/fr/confirmation/', error: '/fr/erreur-formulaire/' },
+} as const;

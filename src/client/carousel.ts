@@ -35,7 +35,7 @@ export function initCarousel(el: HTMLElement, toggle: HTMLButtonElement | null):
     toggle.addEventListener('click', () => {
       paused = !paused;
       toggle.setAttribute('aria-pressed', String(paused));
-      toggle.textContent = paused ? 'Play testimonials' : 'Pause testimonials';
+      toggle.textContent = (paused ? toggle.dataset.textPlay : toggle.dataset.textPause) ?? '';
     });
   }
   setInterval(() => {

@@ -57,6 +57,20 @@ export function claimSegmentFor(typed: string): string | undefined {
   return CLAIM_TYPES.find((c) => c.type === core)?.segment;
 }
 
+/**
+ * The same on the French site (paths under /fr/): the path is read without its prefix, and a
+ * visitor sent to a city's page goes to its French page where it has one; the rest of the
+ * French route names are not in the script, so a mistyped French page lands on its city.
+ */
+export function inFrench(pathname: string, cities: readonly LookupCity[]): Outcome {
+  const french = pathname.startsWith('/fr/');
+  const outcome = resolveNotFound(french ? pathname.slice(3) : pathname, cities);
+  if (!french || !('redirect' in outcome)) return outcome;
+  const slug = outcome.redirect.split('/')[1] ?? '';
+  const city = cities.find((c) => c.slug === slug);
+  return city?.fr || slug === NATIONAL ? { redirect: `/fr/${slug}/` } : outcome;
+}
+
 function safeDecode(s: string): string {
   try {
     return decodeURIComponent(s);
@@ -73,14 +87,13 @@ export async function initNotFound(doc: Document): Promise<void> {
   try {
     const res = await fetch(url);
     if (res.ok)
-      cities = ((await res.json()) as Array<[string, number]>).map(([slug, population]) => ({
-        slug,
-        population,
-      }));
+      cities = ((await res.json()) as Array<[string, number, 1?]>).map(
+        ([slug, population, fr]) => ({ slug, population, fr: fr === 1 }),
+      );
   } catch {
     // Without the index the City Not Found screen, already shown, is the right answer.
   }
-  const outcome = resolveNotFound(location.pathname, cities);
+  const outcome = inFrench(location.pathname, cities);
   if ('redirect' in outcome) {
     location.replace(outcome.redirect + location.search + location.hash);
     return;

@@ -29,14 +29,12 @@ export function submissionId(): string {
 }
 
 /**
- * The failure message for an answer's status: it names the phone number and promises the
- * answers are kept; too many requests from one visitor says to wait.
+ * The failure message for an answer's status, in the page's language (the form's
+ * `data-text-failed` and `data-text-busy`, from the catalogue): it names the phone number and
+ * promises the answers are kept; too many requests from one visitor says to wait.
  */
-export const failureFor = (status: number, phone: string) =>
-  status === 429
-    ? `You have sent several requests in a short time. Your answers are still here: please wait a minute and send again, or call us at ${phone}.`
-    : failureMessage(phone);
-
-/** The failure message: it names the phone number and promises the answers are kept. */
-export const failureMessage = (phone: string) =>
-  `Sorry, we could not send your request just now. Your answers are still here: please try again, or call us at ${phone}.`;
+export const failureFor = (status: number, form: HTMLElement) =>
+  (status === 429 ? form.dataset.textBusy : form.dataset.textFailed)?.replace(
+    '{phone}',
+    form.dataset.phone ?? '',
+  ) ?? '';

@@ -1,5 +1,6 @@
+import { langOfPath } from '../i18n/lang.js';
 import { EMAIL } from '../lead/rules.js';
-import { links } from '../urls.js';
+import { LEAD_PAGES, links } from '../urls.js';
 import { failureFor, postJson, submissionId } from './post.js';
 
 const STEPS = 3;
@@ -82,7 +83,10 @@ export function initQuestionnaire(form: HTMLFormElement): void {
     steps.forEach((s, i) => {
       s.classList.toggle('is-current', i + 1 === step);
     });
-    if (status) status.textContent = `Step ${step} of ${STEPS}`;
+    if (status)
+      status.textContent = (form.dataset.textStep ?? '')
+        .replace('{n}', String(step))
+        .replace('{total}', String(STEPS));
     update();
     if (focus) steps[step - 1]?.querySelector<HTMLElement>('.form-step-title')?.focus();
   };
@@ -109,10 +113,12 @@ export function initQuestionnaire(form: HTMLFormElement): void {
     sending = false;
     form.removeAttribute('aria-busy');
     if (status >= 200 && status < 300) {
-      location.assign(links.withQuery(links.page('confirmation'), { city: value(form, 'city') }));
+      // The confirmation in the page's language.
+      const { confirmation } = LEAD_PAGES[langOfPath(location.pathname)];
+      location.assign(links.withQuery(confirmation, { city: value(form, 'city') }));
       return;
     }
-    if (error) error.textContent = failureFor(status, form.dataset.phone ?? '');
+    if (error) error.textContent = failureFor(status, form);
     update();
   });
   show(1, false);
@@ -136,11 +142,9 @@ export function initContactForm(form: HTMLFormElement): void {
     if (status >= 200 && status < 300) {
       form.reset();
       if (idField) idField.value = submissionId();
-      if (done)
-        done.textContent =
-          'Thank you. Your message has been sent, and a team member will respond within 24 hours.';
+      if (done) done.textContent = form.dataset.textSent ?? '';
     } else if (error) {
-      error.textContent = failureFor(status, form.dataset.phone ?? '');
+      error.textContent = failureFor(status, form);
     }
   });
 }

@@ -15,7 +15,7 @@ export interface Assets {
   /** URLs pages link to. */
   css: string;
   js: string;
-  /** The not-found page's city index: [slug, population] pairs. */
+  /** The not-found page's city index: [slug, population] pairs, `1` third for a city in French. */
   cityIndex: string;
 }
 
@@ -43,15 +43,19 @@ export async function loadClient(
 }
 
 /** The site's asset files, with content-hashed names: the client's and the city index. */
-export function siteAssets(
+export function siteAssets<C extends { slug: string; population: number }>(
   client: ClientAssets,
-  cities: ReadonlyArray<{ slug: string; population: number }>,
+  cities: readonly C[],
+  /** Whether a city has French pages: marked in the index, for the French not-found page. */
+  inFrench: (city: C) => boolean = () => false,
 ): Assets {
   const jsFile = hashed('app', 'js', client.js);
   const cssFile = hashed('site', 'css', client.css);
   // Small and loaded only by the not-found page, which applies the city lookup in the browser.
   const indexBytes = new TextEncoder().encode(
-    JSON.stringify(cities.map((c) => [c.slug, c.population])),
+    JSON.stringify(
+      cities.map((c) => (inFrench(c) ? [c.slug, c.population, 1] : [c.slug, c.population])),
+    ),
   );
   const indexFile = hashed('cities', 'json', indexBytes);
   return {

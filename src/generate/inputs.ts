@@ -55,7 +55,11 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
   const routes = options.routes ?? ROUTES;
   const pages = buildPages(site, routes);
   assertUniqueFiles(pages);
-  const assets = siteAssets(await client, allCities(site));
+  const french = site.languages.get('fr');
+  const assets = siteAssets(await client, allCities(site), (c) =>
+    french ? french.covers(c) && !c.national : false,
+  );
+
   const version = options.codeVersion === undefined ? codeVersion() : options.codeVersion;
   const share = shareImages(site);
   const publicFiles = listPublic(options.publicDir);
@@ -85,6 +89,15 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
         assets.js,
         assets.cityIndex,
         topCities(site, FOOTER_CITIES).map((c) => [c.slug, c.name]),
+        // Each language's catalogue, content and facts, and the cities its footer lists.
+        [...site.languages.values()].map((s) => [
+          s.lang,
+          s.t,
+          s.links === site.links ? null : s.content,
+          s.facts === site.facts ? null : [[...s.facts.provinces.values()], s.facts.catastrophes],
+          s.national,
+          topCities(s, FOOTER_CITIES).map((c) => [c.slug, c.name]),
+        ]),
       ]),
     lastmod: options.lastmod ?? defaultLastmod(),
   };

@@ -67,7 +67,7 @@ export function planSitemap(inputs: Inputs): Plan['sitemap'] {
   const key = hash([
     site.settings.baseUrl,
     lastmod,
-    pages.flatMap((p) => (p.sitemap ? [[p.path, p.sitemap]] : [])),
+    pages.flatMap((p) => (p.sitemap ? [[p.path, p.sitemap, p.alternate]] : [])),
   ]);
   return { key };
 }

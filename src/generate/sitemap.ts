@@ -1,3 +1,4 @@
+import { LANG_TAGS } from '../i18n/lang.js';
 import type { Page } from '../routes.js';
 import type { Site } from '../site/model.js';
 import { absoluteUrl, links } from '../urls.js';
@@ -30,15 +31,18 @@ export function buildSitemaps(
   lastmod: string,
   split = SITEMAP_SPLIT,
 ): SitemapFile[] {
+  const paired = pairs(pages);
+  const url = (p: string) => xmlEscape(absoluteUrl(site.settings.baseUrl, p));
   const urls = pages.flatMap((p) =>
     p.sitemap
       ? [
-          `<url><loc>${xmlEscape(absoluteUrl(site.settings.baseUrl, p.path))}</loc><lastmod>${dates[p.path] ?? lastmod}</lastmod>` +
+          `<url><loc>${url(p.path)}</loc><lastmod>${dates[p.path] ?? lastmod}</lastmod>` +
             `<changefreq>${p.sitemap.changefreq}</changefreq>` +
-            `<priority>${p.sitemap.priority.toFixed(1)}</priority></url>`,
+            `<priority>${p.sitemap.priority.toFixed(1)}</priority>${alternates(paired.get(p.path), url)}</url>`,
         ]
       : [],
   );
+  const urlset = paired.size > 0 ? urlsetWithAlternates : plainUrlset;
   if (urls.length <= split) return [{ file: 'sitemap.xml', contents: urlset(urls) }];
 
   const files: SitemapFile[] = [];
@@ -66,8 +70,41 @@ export function robotsTxt(site: Site): string {
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
-const urlset = (urls: readonly string[]) =>
+const XHTML_NS = 'http://www.w3.org/1999/xhtml';
+
+const plainUrlset = (urls: readonly string[]) =>
   Buffer.from(`${XML_DECLARATION}<urlset xmlns="${NS}">${urls.join('')}</urlset>`);
+
+const urlsetWithAlternates = (urls: readonly string[]) =>
+  Buffer.from(
+    `${XML_DECLARATION}<urlset xmlns="${NS}" xmlns:xhtml="${XHTML_NS}">${urls.join('')}</urlset>`,
+  );
+
+/** Each indexable page with an indexable translation, by path: both pages, English first. */
+function pairs(pages: readonly Page[]): Map<string, readonly Page[]> {
+  const indexable = new Map<string, Page>();
+  for (const p of pages) if (p.sitemap) indexable.set(p.path, p);
+  const out = new Map<string, readonly Page[]>();
+  for (const p of indexable.values()) {
+    const other = p.alternate ? indexable.get(p.alternate) : undefined;
+    if (other) out.set(p.path, p.lang === 'en' ? [p, other] : [other, p]);
+  }
+  return out;
+}
+
+/**
+ * Google's sitemap form of hreflang: every language's URL, this one's included, and the
+ * English page as x-default, the same on both pages of a pair.
+ */
+function alternates(pair: readonly Page[] | undefined, url: (p: string) => string): string {
+  if (!pair) return '';
+  const link = (lang: string, p: string) =>
+    `<xhtml:link rel="alternate" hreflang="${lang}" href="${url(p)}"/>`;
+  return (
+    pair.map((p) => link(LANG_TAGS[p.lang], p.path)).join('') +
+    link('x-default', pair[0]?.path ?? '')
+  );
+}
 
 const XML_ESCAPES: Record<string, string> = {
   '&': '&amp;',

@@ -15,9 +15,30 @@ const PLACEHOLDER = /\{(\w+)\}/g;
 
 /** `text` with each `{name}` replaced by its value. */
 export function fill(text: string, values: Readonly<Record<string, string | number>>): string {
-  return text.replace(PLACEHOLDER, (whole, name: string) =>
-    name in values ? String(values[name]) : whole,
+  return contract(
+    text.replace(PLACEHOLDER, (whole, name: string) =>
+      name in values ? String(values[name]) : whole,
+    ),
   );
+}
+
+/**
+ * French contracts a preposition with what follows: a sentence written "à {place}" reads
+ * "au Canada" for the country and "dans votre région" for the visitor's area, and "de {city}"
+ * reads "d'Outremont" before a vowel. Only these French sequences are touched, which English
+ * text never holds.
+ */
+const CONTRACTIONS: ReadonlyArray<[RegExp, string]> = [
+  [/(^|[\s\u00a0])à Canada\b/g, '$1au Canada'],
+  [/(^|[\s\u00a0])de Canada\b/g, '$1du Canada'],
+  [/(^|[\s\u00a0])à votre région\b/g, '$1dans votre région'],
+  [/(^|[\s(«\u00a0])de ([AEIOUYÀÂÉÈÊÎÏÔÛ])/g, "$1d'$2"],
+];
+
+function contract(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of CONTRACTIONS) out = out.replace(pattern, replacement);
+  return out;
 }
 
 /** The same, split around placeholders whose values are elements: `[text, node, text]`. */

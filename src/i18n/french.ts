@@ -71,7 +71,8 @@ export function frenchSite(
   const { places } = french;
   const province = (name: string | null) => (name ? (places.provinces[name] ?? name) : name);
   const area = (a: Area, described: Record<string, string> | undefined, city: City): Area => {
-    const name = places.areaNames?.[a.name] ?? a.name;
+    // The national entry's areas are the provinces and territories.
+    const name = (city.national ? places.provinces[a.name] : places.areaNames?.[a.name]) ?? a.name;
     if (!a.description) return { ...a, name };
     const description = described?.[a.name];
     if (!description && coveredInFrench(city))

@@ -16,3 +16,8 @@ export const LANG_PREFIX: Record<Lang, string> = { en: '', fr: 'fr' };
 
 /** The provinces whose cities have French pages (their province's page too). */
 export const FRENCH_PROVINCES: readonly string[] = ['QC'];
+
+/** The language of a page by its path: a French page is under /fr/. */
+export function langOfPath(path: string | null | undefined): Lang {
+  return path === '/fr' || path?.startsWith('/fr/') ? 'fr' : 'en';
+}

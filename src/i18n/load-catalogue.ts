@@ -4,8 +4,9 @@ import english from '../../data/i18n/en.json' with { type: 'json' };
 import type { DataIssue } from '../site/errors.js';
 import { readJson } from '../site/read.js';
 import { slugify } from '../site/slug.js';
+import { LEAD_PAGES } from '../urls.js';
 import { type Catalogue, checkCatalogue } from './catalogue.js';
-import type { Lang } from './lang.js';
+import { LANG_PREFIX, type Lang } from './lang.js';
 
 /** The catalogue every other is checked against, and a data set without one of its own uses. */
 export const ENGLISH: Catalogue = english;
@@ -26,13 +27,27 @@ export function loadCatalogue(
   const raw = readJson(file, rel, issues);
   if (raw === undefined) return undefined;
   const found = checkCatalogue(raw, ENGLISH, rel(file));
-  if (found.length === 0) found.push(...checkSegments(raw as Catalogue, rel(file)));
+  if (found.length === 0) found.push(...checkSegments(raw as Catalogue, lang, rel(file)));
   issues.push(...found);
   return found.length === 0 ? (raw as Catalogue) : undefined;
 }
 
-function checkSegments(catalogue: Catalogue, file: string): DataIssue[] {
+function checkSegments(catalogue: Catalogue, lang: Lang, file: string): DataIssue[] {
   const issues: DataIssue[] = [];
+  // The lead endpoint answers a form posted without JavaScript with these pages (src/urls.ts).
+  for (const [english, page] of [
+    ['confirmation', LEAD_PAGES[lang].confirmation],
+    ['form-error', LEAD_PAGES[lang].error],
+  ] as const) {
+    const segment = catalogue.segments[english];
+    if (`/${LANG_PREFIX[lang] ? `${LANG_PREFIX[lang]}/` : ''}${segment}/` !== page)
+      issues.push({
+        file,
+        record: `segments.${english}`,
+        field: null,
+        message: `must be "${page.split('/').at(-2)}": the lead endpoint sends visitors to ${page}`,
+      });
+  }
   const seen = new Map<string, string>();
   for (const [english, segment] of Object.entries(catalogue.segments)) {
     const record = `segments.${english}`;

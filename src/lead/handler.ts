@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { links } from '../urls.js';
+import { langOfPath } from '../i18n/lang.js';
+import { LEAD_PAGES, links } from '../urls.js';
 import { type Alert, createAlerts } from './alerts.js';
 import type { LeadConfig } from './config.js';
 import { type CrmClient, createCrmClient } from './crm.js';
@@ -118,6 +119,10 @@ function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): Lead
     const type =
       (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     const isForm = type === 'application/x-www-form-urlencoded';
+    // The visitor is answered in the page's language: from the form's page field once it is
+    // read, until then from the page that posted it.
+    let lang = langOfPath(refererPath(request));
+    const errorPage = (l: typeof lang) => (l === 'en' ? config.errorPage : LEAD_PAGES[l].error);
     try {
       if (request.method !== 'POST') throw new Reject(405, 'use POST', { Allow: 'POST' });
       checkOrigin(request, config.allowedOrigins);
@@ -149,6 +154,8 @@ function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): Lead
           throw new Reject(400, 'malformed JSON');
         }
       }
+      if (typeof raw === 'object' && raw && 'page' in raw && typeof raw.page === 'string')
+        lang = langOfPath(raw.page);
       if (
         typeof raw === 'object' &&
         raw &&
@@ -172,19 +179,19 @@ function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): Lead
       const outcome = await pending;
       if (isForm) {
         const city = lead.form === 'contact' ? '' : lead.city;
-        return redirect(site + links.withQuery(links.page('confirmation'), { city }));
+        return redirect(site + links.withQuery(LEAD_PAGES[lang].confirmation, { city }));
       }
       return json(outcome === 'delivered' ? 200 : 202, { ok: true, status: outcome }, cors);
     } catch (err) {
       if (err instanceof Reject) {
         if (isForm && err.status !== 405)
-          return redirect(site + links.withQuery(config.errorPage, { status: err.status }));
+          return redirect(site + links.withQuery(errorPage(lang), { status: err.status }));
         return json(err.status, { ok: false, error: err.message }, { ...err.headers, ...cors });
       }
       // The outbox itself failed (disk full, permissions): say so, so the visitor can call.
       log('lead failed', { error: (err as Error).message });
       return isForm
-        ? redirect(site + links.withQuery(config.errorPage, { status: 503 }))
+        ? redirect(site + links.withQuery(errorPage(lang), { status: 503 }))
         : json(503, { ok: false, error: 'could not store the submission' }, cors);
     }
   };
@@ -246,6 +253,15 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
       ...headers,
     },
   });
+
+/** The path of the page that posted, when the browser says (a page of another origin does not). */
+function refererPath(request: Request): string | null {
+  try {
+    return new URL(request.headers.get('referer') ?? '').pathname;
+  } catch {
+    return null;
+  }
+}
 
 const redirect = (location: string) =>
   new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });

@@ -1,3 +1,4 @@
+import { langOfPath } from '../i18n/lang.js';
 import { ESTIMATED_VALUE_LABELS, label } from './rules.js';
 import type { Lead } from './schema.js';
 
@@ -20,6 +21,9 @@ export interface ContactFields {
   source: string;
 }
 
+/** The language a lead was written in, by its page: the owner calls back in it. */
+export const LANGUAGE_NAMES = { en: 'English', fr: 'French' } as const;
+
 export function contactFields(lead: Lead): ContactFields {
   const base = {
     email: lead.email,
@@ -27,16 +31,22 @@ export function contactFields(lead: Lead): ContactFields {
     ...splitName(lead.fullName),
     source: `Website ${lead.page}`,
   };
+  // A lead from a French page is tagged and marked so the owner calls back in French; an
+  // English one is sent exactly as the spec's payload has it.
+  const french = langOfPath(lead.page) === 'fr';
+  const tagged = (tags: string[]) => (french ? [...tags, LANGUAGE_NAMES.fr] : tags);
+  const language: Record<string, string> = french ? { preferred_language: LANGUAGE_NAMES.fr } : {};
   if (lead.form === 'contact') {
-    return { ...base, address1: '', tags: ['Website Message'], custom: {} };
+    return { ...base, address1: '', tags: tagged(['Website Message']), custom: { ...language } };
   }
   const started = lead.hasStartedClaim;
   const value = ESTIMATED_VALUE_LABELS[lead.estimatedValue];
   return {
     ...base,
     address1: lead.address,
-    tags: ['Insurance Claim', lead.claimType, ...lead.damageTypes],
+    tags: tagged(['Insurance Claim', lead.claimType, ...lead.damageTypes]),
     custom: {
+      ...language,
       estimated_value: lead.estimatedValue,
       claim_value: value,
       claim_status: started ? 'Started' : 'Not Started',

@@ -1,4 +1,5 @@
 import { escapeHtml } from '../html.js';
+import { LANG_TAGS, type Lang, OG_LOCALES } from '../i18n/lang.js';
 import { memoize } from '../memo.js';
 import { SHARE_HEIGHT, SHARE_WIDTH, type ShareImage } from '../share/share-images.js';
 import { absoluteUrl, links } from '../urls.js';
@@ -36,7 +37,8 @@ export function documentHead(ctx: PageContext, jsonLd: readonly object[]): strin
     `<meta property="og:title" content="${title}"/>` +
     `<meta property="og:description" content="${description}"/>` +
     (page.sitemap !== null ? `<meta property="og:url" content="${url}"/>` : '') +
-    '<meta property="og:locale" content="en_CA"/>' +
+    `<meta property="og:locale" content="${OG_LOCALES[page.lang]}"/>` +
+    translations(ctx) +
     shareTags(ctx.share.of(page)) +
     '<meta name="theme-color" content="#0b3b60"/>' +
     `<link rel="icon" href="${links.favicon}" type="image/svg+xml"/>` +
@@ -48,6 +50,26 @@ export function documentHead(ctx: PageContext, jsonLd: readonly object[]): strin
         `<script type="application/ld+json">${serializeJsonLd(jsonLd.length === 1 ? jsonLd[0] : jsonLd)}</script>`
       : '') +
     `<script src="${escapeHtml(assets.js)}" defer=""></script>`
+  );
+}
+
+/**
+ * An indexable page's translation, for search engines (hreflang): both languages' URLs, this
+ * page's included, and the English one as x-default, absolute, the same on both pages. A page
+ * left out of the index (noindex) names none: its canonical page does.
+ */
+function translations(ctx: PageContext): string {
+  const { page, site } = ctx;
+  if (page.sitemap === null || !page.alternate) return '';
+  const other: Lang = page.lang === 'en' ? 'fr' : 'en';
+  const english = page.lang === 'en' ? page.path : page.alternate;
+  const link = (hreflang: string, p: string) =>
+    `<link rel="alternate" hreflang="${hreflang}" href="${escapeHtml(absoluteUrl(site.settings.baseUrl, p))}"/>`;
+  return (
+    `<meta property="og:locale:alternate" content="${OG_LOCALES[other]}"/>` +
+    link(LANG_TAGS[page.lang], page.path) +
+    link(LANG_TAGS[other], page.alternate) +
+    link('x-default', english)
   );
 }
 

@@ -8,6 +8,7 @@ import type {
   Service,
   WithContext,
 } from 'schema-dts';
+import { fill } from '../i18n/catalogue.js';
 import { memoize } from '../memo.js';
 import type { Page } from '../routes.js';
 import type { QA, Testimonial } from '../site/content-schema.js';
@@ -18,6 +19,7 @@ import { sharedJsonLd } from './jsonld.js';
 /** A city's service area: a circle of this radius around it, in metres. */
 export const GEO_RADIUS = 50000;
 
+/** The business's identifier: the same in every language (the English home page's). */
 const businessId = (site: Site) => `${absoluteUrl(site.settings.baseUrl, links.home)}#business`;
 const tel = (phone: string) => `+1-${phone.replace(/^1-/, '')}`;
 
@@ -61,12 +63,12 @@ function businessOf(site: Site, priced = true): WithContext<ProfessionalService>
     '@type': 'ProfessionalService',
     '@id': businessId(site),
     name: settings.siteName,
-    url: absoluteUrl(settings.baseUrl, links.home),
+    url: absoluteUrl(settings.baseUrl, site.links.home),
     telephone: tel(settings.phone),
     email: settings.email,
-    areaServed: { '@type': 'Country', name: 'Canada' },
+    areaServed: { '@type': 'Country', name: site.t.routes.country },
     openingHours: 'Mo-Su 00:00-23:59',
-    ...(priced ? { priceRange: 'No upfront fees; 5-15% of the settlement' } : {}),
+    ...(priced ? { priceRange: site.t.structuredData.priceRange } : {}),
     ...(rating ? { aggregateRating: rating } : {}),
     ...(business?.legalName ? { legalName: business.legalName } : {}),
     ...(business?.address
@@ -116,7 +118,8 @@ function faqPageOf(items: readonly QA[]): WithContext<FAQPage> {
 }
 
 /** Where a service is offered: the city (or province, or country) and a circle around it. */
-function areaServed(city: City, areaName?: string): Array<Place | GeoCircle> {
+function areaServed(site: Site, city: City, areaName?: string): Array<Place | GeoCircle> {
+  const country = site.t.routes.country;
   const { lat, lng } = city.coordinates;
   const circle: GeoCircle = {
     '@type': 'GeoCircle',
@@ -129,10 +132,10 @@ function areaServed(city: City, areaName?: string): Array<Place | GeoCircle> {
           {
             '@type': 'AdministrativeArea',
             name: areaName,
-            containedInPlace: { '@type': 'Country', name: 'Canada' },
+            containedInPlace: { '@type': 'Country', name: country },
           },
         ]
-      : [{ '@type': 'Country', name: 'Canada' }, circle];
+      : [{ '@type': 'Country', name: country }, circle];
   }
   const place: Place = {
     '@type': 'City',
@@ -140,7 +143,14 @@ function areaServed(city: City, areaName?: string): Array<Place | GeoCircle> {
     containedInPlace: { '@type': 'AdministrativeArea', name: city.province ?? '' },
   };
   return areaName
-    ? [{ '@type': 'Place', name: `${areaName}, ${city.name}`, containedInPlace: place }, circle]
+    ? [
+        {
+          '@type': 'Place',
+          name: fill(site.t.structuredData.areaPlace, { area: areaName, city: city.name }),
+          containedInPlace: place,
+        },
+        circle,
+      ]
     : [place, circle];
 }
 
@@ -148,6 +158,7 @@ export function service(
   site: Site,
   page: Page,
   city: City,
+  /** As the page's language names it (public adjusting, or a claim type). */
   serviceType: string,
 ): WithContext<Service> {
   return {
@@ -158,6 +169,6 @@ export function service(
     description: page.description,
     url: absoluteUrl(site.settings.baseUrl, page.path),
     provider: { '@id': businessId(site) },
-    areaServed: areaServed(city, page.area?.name),
+    areaServed: areaServed(site, city, page.area?.name),
   };
 }

@@ -12,7 +12,9 @@
  * - GitHub Pages: `/about` is redirected to `/about/` (301); `/about/index.html`,
  *   `/contact.html` and `/contact` are served.
  *
- * Every host answers an unknown path with the site's `404.html` and status 404.
+ * Every host answers an unknown path with a `404.html` and status 404: Cloudflare Pages the
+ * nearest one up the path's folders ("Not Found behavior": a French `/fr/404.html` answers for
+ * `/fr/...`), Netlify and GitHub Pages the site's top one.
  */
 export type Host = 'cloudflare-pages' | 'netlify' | 'github-pages';
 
@@ -46,7 +48,7 @@ export function hostAnswer(
     // Only Cloudflare sends `/contact/` on to `/contact.html`'s address.
     if (cloudflare && rel && isFile(`${rel.slice(0, -1)}.html`))
       return redirect(`/${rel.slice(0, -1)}`);
-    return notFound(isFile);
+    return notFound(host, pathname, isFile);
   }
   const base = rel.split('/').at(-1) ?? '';
   if (cloudflare && base === 'index.html' && isFile(rel))
@@ -56,9 +58,16 @@ export function hostAnswer(
   if (isFile(rel)) return serve(rel);
   if (isFile(`${rel}.html`)) return serve(`${rel}.html`);
   if (isFile(`${rel}/index.html`)) return redirect(`${pathname}/`);
-  return notFound(isFile);
+  return notFound(host, pathname, isFile);
 }
 
-function notFound(isFile: (rel: string) => boolean): HostAnswer {
+function notFound(host: Host, pathname: string, isFile: (rel: string) => boolean): HostAnswer {
+  if (host === 'cloudflare-pages') {
+    const folders = pathname.split('/').slice(1, -1);
+    for (let n = folders.length; n > 0; n--) {
+      const file = `${folders.slice(0, n).join('/')}/404.html`;
+      if (isFile(file)) return { status: 404, file };
+    }
+  }
   return { status: 404, file: isFile('404.html') ? '404.html' : null };
 }

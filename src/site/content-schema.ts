@@ -156,8 +156,9 @@ export const QUEBEC_DEFAULT: z.infer<typeof quebecSchema> = quebecSchema.parse({
   cta: "Talk to a certified claims adjuster who works for policyholders in {city}. Québec's rules put the fee in a written contract: a percentage of the indemnity or an hourly rate, as you choose.",
 });
 
-/** The rest of Canada's fee terms, which must not reach Québec's pages. */
-export const CANADA_FEE_TERMS = /5-15%|only on success|no upfront fees/i;
+/** The rest of Canada's fee terms, in English and in French, which must not reach Québec's pages. */
+export const CANADA_FEE_TERMS =
+  /5-15%|only on success|no upfront fees|5 à 15\s?%|en cas de succès|frais initiaux/i;
 
 /** Front matter of a Markdown page (privacy, terms). */
 export const legalPageSchema = z.strictObject({

@@ -3,6 +3,8 @@ import { slugify } from './slug.js';
 export interface LookupCity {
   slug: string;
   population: number;
+  /** It has French pages. */
+  fr?: boolean;
 }
 
 /**

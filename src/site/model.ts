@@ -7,6 +7,7 @@ import type { Facts } from './load-facts.js';
 import { distanceKm, NearbyIndex } from './nearby.js';
 import { PROVINCES } from './provinces.js';
 import type { SiteSettings, Source } from './schema.js';
+import { slugify } from './slug.js';
 
 export interface Area {
   name: string;
@@ -139,7 +140,10 @@ export function topCities(site: Site, n: number): readonly City[] {
 }
 
 export interface ProvinceGroup {
+  /** Its name in the site's language. */
   province: string;
+  /** Its page's slug under canada/, the same in every language. */
+  slug: string;
   code: string;
   cities: City[];
 }
@@ -152,8 +156,11 @@ export function provinceGroups(site: Site): {
   provinces: ProvinceGroup[];
   territories: ProvinceGroup[];
 } {
+  // Named as the site's language names them: the national entry's areas are the provinces.
+  const names = new Map(site.national.areas.map((a) => [a.slug, a.name]));
   const groups = PROVINCES.map((p) => ({
-    province: p.name,
+    province: names.get(slugify(p.name)) ?? p.name,
+    slug: slugify(p.name),
     code: p.code,
     territory: p.territory,
     cities: site.cities.filter((c) => c.provinceCode === p.code),

@@ -25,6 +25,11 @@ export function provinceByName(name: string) {
   return PROVINCES.find((p) => p.name === name);
 }
 
+/** By its page's slug under canada/ (`british-columbia`): the same in every language. */
+export function provinceBySlug(slug: string) {
+  return PROVINCES.find((p) => p.name.toLowerCase().replaceAll(' ', '-') === slug);
+}
+
 export function provinceByCode(code: string) {
   return PROVINCES.find((p) => p.code === code);
 }

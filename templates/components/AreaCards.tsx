@@ -1,9 +1,9 @@
 import type { City } from '../../src/site/model.js';
-import { links } from '../../src/urls.js';
+import type { Links } from '../../src/urls.js';
 import { Icon } from './Icon.js';
 
 /** A city's areas (for canada: the provinces and territories), each linking to its page. */
-export function AreaCards({ city }: { city: City }) {
+export function AreaCards({ city, links }: { city: City; links: Links }) {
   return (
     <ul className="area-grid">
       {city.areas.map((a) => (

@@ -1,12 +1,14 @@
+import type { Strings } from '../../src/i18n/catalogue.js';
+
 export interface Crumb {
   name: string;
   path: string;
 }
 
 /** Visible breadcrumb trail; the last crumb is the current page. */
-export function Breadcrumbs({ trail }: { trail: readonly Crumb[] }) {
+export function Breadcrumbs({ trail, t }: { trail: readonly Crumb[]; t: Strings }) {
   return (
-    <nav className="breadcrumbs" aria-label="Breadcrumb">
+    <nav className="breadcrumbs" aria-label={t.breadcrumbs.label}>
       <ol className="container">
         {trail.map((c, i) => (
           <li key={c.path}>

@@ -1,4 +1,5 @@
-import { links } from '../../src/urls.js';
+import { fill, type Strings } from '../../src/i18n/catalogue.js';
+import type { Links } from '../../src/urls.js';
 import { Icon } from './Icon.js';
 
 /** The closing call to action: assessment link and the toll-free number. */
@@ -7,29 +8,31 @@ export function CallToAction({
   scope,
   place,
   text,
+  t,
+  links,
 }: {
+  /** As the page's language writes it. */
   phone: string;
   scope: string;
   place: string;
   /** Instead of the standard offer (Québec's pages say how adjusting works there). */
   text?: string;
+  t: Strings;
+  links: Links;
 }) {
   return (
     <section className="cta" aria-labelledby="cta-title">
       <div className="container cta-inner">
         <div>
-          <h2 id="cta-title">Get the Settlement You Deserve</h2>
-          <p>
-            {text ??
-              `Talk to a licensed public adjuster serving ${place} today. No upfront fees: you pay 5-15% of the settlement, only when your claim succeeds.`}
-          </p>
+          <h2 id="cta-title">{t.callToAction.title}</h2>
+          <p>{text ?? fill(t.callToAction.text, { place })}</p>
         </div>
         <div className="cta-actions">
           <a className="button button-accent" href={links.cityPage(scope, 'free-consultation')}>
-            Free Claim Assessment
+            {t.layout.assessment}
           </a>
           <a className="button button-light" href={links.tel(phone)}>
-            <Icon name="phone" size={20} /> Call {phone}
+            <Icon name="phone" size={20} /> {fill(t.layout.callBarCall, { phone })}
           </a>
         </div>
       </div>

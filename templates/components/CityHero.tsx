@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { Strings } from '../../src/i18n/catalogue.js';
 import { Shared } from '../../src/render/fragments.js';
 import { Icon } from './Icon.js';
 
@@ -6,13 +7,15 @@ import { Icon } from './Icon.js';
 export function CityHero({
   title,
   lead,
-  fee = STANDARD_FEE,
+  fee,
+  t,
   children,
 }: {
   title: string;
   lead: ReactNode;
-  /** The first promise: how the adjuster is paid (Québec's differs). */
+  /** The first promise: how the adjuster is paid (Québec's differs); the standard one by default. */
   fee?: string;
+  t: Strings;
   children: ReactNode;
 }) {
   return (
@@ -21,7 +24,7 @@ export function CityHero({
         <div className="hero-copy">
           <h1>{title}</h1>
           <p className="lead">{lead}</p>
-          <Shared component={Promises} props={{ fee }} />
+          <Shared component={Promises} props={{ fee: fee ?? t.cityHero.feeStandard, t }} />
         </div>
         <div className="hero-form-card">{children}</div>
       </div>
@@ -29,20 +32,18 @@ export function CityHero({
   );
 }
 
-const STANDARD_FEE = 'No upfront fees: 5-15% of the settlement, only on success';
-
 /** The same three promises on every page with a hero form: rendered once per build. */
-function Promises({ fee }: { fee: string }) {
+function Promises({ fee, t }: { fee: string; t: Strings }) {
   return (
     <ul className="promise-list">
       <li>
         <Icon name="check" size={20} /> {fee}
       </li>
       <li>
-        <Icon name="check" size={20} /> A licensed adjuster responds within 24 hours
+        <Icon name="check" size={20} /> {t.cityHero.promiseResponse}
       </li>
       <li>
-        <Icon name="check" size={20} /> Residential claims typically resolved in 30-90 days
+        <Icon name="check" size={20} /> {t.cityHero.promiseTimeline}
       </li>
     </ul>
   );

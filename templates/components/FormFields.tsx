@@ -1,11 +1,12 @@
+import type { Strings } from '../../src/i18n/catalogue.js';
 import { EMAIL_PATTERN, LIMITS } from '../../src/lead/rules.js';
 
 /** The hidden field only bots fill in; the lead endpoint rejects any submission that has it. */
-export function Honeypot() {
+export function Honeypot({ t }: { t: Strings }) {
   return (
     <div className="hp" aria-hidden="true">
       <label>
-        Leave this field empty
+        {t.formFields.honeypot}
         <input type="text" name="website" tabIndex={-1} autoComplete="off" />
       </label>
     </div>
@@ -17,15 +18,17 @@ export function PersonFields({
   prefix,
   phoneLabel,
   phoneRequired,
+  t,
 }: {
   prefix: string;
   phoneLabel: string;
   phoneRequired: boolean;
+  t: Strings;
 }) {
   return (
     <>
       <div className="field">
-        <label htmlFor={`${prefix}-name`}>Full name</label>
+        <label htmlFor={`${prefix}-name`}>{t.formFields.fullName}</label>
         <input
           id={`${prefix}-name`}
           name="fullName"
@@ -36,7 +39,7 @@ export function PersonFields({
         />
       </div>
       <div className="field">
-        <label htmlFor={`${prefix}-email`}>Email</label>
+        <label htmlFor={`${prefix}-email`}>{t.formFields.email}</label>
         <input
           id={`${prefix}-email`}
           name="email"

@@ -1,66 +1,100 @@
 import { Fragment } from 'react';
+import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
 import type {
   Body,
   Catastrophe,
   LicenceLookup as Lookup,
   ProvinceFacts,
 } from '../../src/site/facts-schema.js';
-import { formatWhole } from '../../src/site/format.js';
+import type { Formats } from '../../src/site/format.js';
 import type { City } from '../../src/site/model.js';
 import type { Source } from '../../src/site/schema.js';
-import { links } from '../../src/urls.js';
+import type { Links } from '../../src/urls.js';
 import { Section } from './Section.js';
 
 /** "Source: publisher", linking to the page that says it: every fact on a page can be checked. */
-export function Cite({ source }: { source: Source }) {
-  return <Cites sources={[source]} />;
+export function Cite({ source, t }: { source: Source; t: Strings }) {
+  return <Cites sources={[source]} t={t} />;
 }
 
 /** Several sources of one text, in one parenthesis; nothing for none. */
-export function Cites({ sources }: { sources: readonly Source[] }) {
+export function Cites({ sources, t }: { sources: readonly Source[]; t: Strings }) {
   if (sources.length === 0) return null;
+  const list = sources.map((s, i) => (
+    <Fragment key={s.url}>
+      {i > 0 && t.localFacts.sourceSeparator}
+      <a href={s.url} rel="noopener">
+        {s.publisher}
+      </a>
+    </Fragment>
+  ));
   return (
     <span className="source">
       {' '}
-      ({sources.length === 1 ? 'Source' : 'Sources'}:{' '}
-      {sources.map((s, i) => (
-        <Fragment key={s.url}>
-          {i > 0 && '; '}
-          <a href={s.url} rel="noopener">
-            {s.publisher}
-          </a>
-        </Fragment>
-      ))}
-      )
+      {fillParts(sources.length === 1 ? t.localFacts.source : t.localFacts.sources, {
+        sources: <Fragment key="sources">{list}</Fragment>,
+      })}
     </span>
   );
 }
 
 /** "population 2,794,356 (2021 Census)", the census linked when the data names it. */
 /** Where a homeowner can check an adjuster's licence, on the province's and its cities' pages. */
-export function LicenceLookup({ lookup }: { lookup: Lookup }) {
+export function LicenceLookup({ lookup, t }: { lookup: Lookup; t: Strings }) {
   return (
     <p>
-      <a href={lookup.url}>Check an adjuster's licence</a>: {lookup.text}
-      <Cite source={lookup.source} />
+      {fillParts(t.localFacts.licenceLookup, {
+        link: (
+          <a key="link" href={lookup.url}>
+            {t.localFacts.licenceLookupLink}
+          </a>
+        ),
+        text: lookup.text,
+      })}
+      <Cite source={lookup.source} t={t} />
     </p>
   );
 }
 
-export function Population({ city, source }: { city: City; source: Source | null }) {
+export function Population({
+  city,
+  source,
+  t,
+  format,
+}: {
+  city: City;
+  source: Source | null;
+  t: Strings;
+  format: Formats;
+}) {
   return (
     <p className="muted">
-      {city.name}, {city.province}: population {formatWhole(city.population)} (
-      {source ? <a href={source.url}>2021 Census</a> : '2021 Census'}).
+      {fillParts(t.localFacts.population, {
+        city: city.name,
+        province: city.province ?? '',
+        population: format.whole(city.population),
+        census: source ? (
+          <a key="census" href={source.url}>
+            {t.localFacts.census}
+          </a>
+        ) : (
+          t.localFacts.census
+        ),
+      })}
     </p>
   );
 }
 
-function BodyItem({ body }: { body: Body }) {
+function BodyItem({ body, t }: { body: Body; t: Strings }) {
   return (
     <li>
-      <strong>{body.url ? <a href={body.url}>{body.name}</a> : body.name}</strong>: {body.text}
-      <Cite source={body.source} />
+      {fillParts(t.localFacts.body, {
+        name: (
+          <strong key="name">{body.url ? <a href={body.url}>{body.name}</a> : body.name}</strong>
+        ),
+        text: body.text,
+      })}
+      <Cite source={body.source} t={t} />
     </li>
   );
 }
@@ -73,15 +107,17 @@ export function ProvinceRules({
   province,
   facts,
   national,
+  t,
 }: {
   province: string;
   facts: ProvinceFacts;
   national: readonly Body[];
+  t: Strings;
 }) {
   return (
     <>
       <div className="prose">
-        <h3>Who licenses claims adjusters in {province}</h3>
+        <h3>{fill(t.localFacts.regulatorTitle, { province })}</h3>
         <p>
           {facts.regulator.url ? (
             <a href={facts.regulator.url}>{facts.regulator.name}</a>
@@ -89,27 +125,24 @@ export function ProvinceRules({
             facts.regulator.name
           )}
           . {facts.regulator.text}
-          <Cite source={facts.regulator.source} />
+          <Cite source={facts.regulator.source} t={t} />
         </p>
-        {facts.regulator.lookup && <LicenceLookup lookup={facts.regulator.lookup} />}
+        {facts.regulator.lookup && <LicenceLookup lookup={facts.regulator.lookup} t={t} />}
         {facts.facts.map((f) => (
           <p key={f.text}>
             {f.text}
-            <Cite source={f.source} />
+            <Cite source={f.source} t={t} />
           </p>
         ))}
-        <h3>If your claim stalls or is denied</h3>
-        <p>
-          Ask your insurer for its complaint process and a final answer in writing first. Beyond
-          that:
-        </p>
+        <h3>{t.localFacts.complaintsTitle}</h3>
+        <p>{t.localFacts.complaintsIntro}</p>
       </div>
       <ul className="bullet-list fact-list">
         {facts.complaints.map((b) => (
-          <BodyItem key={b.name} body={b} />
+          <BodyItem key={b.name} body={b} t={t} />
         ))}
         {national.map((b) => (
-          <BodyItem key={b.name} body={b} />
+          <BodyItem key={b.name} body={b} t={t} />
         ))}
       </ul>
     </>
@@ -121,19 +154,20 @@ export function CatastropheSection({
   place,
   catastrophes,
   cities,
+  t,
+  links,
 }: {
   place: string;
   catastrophes: readonly Catastrophe[];
   cities?: ReadonlyMap<string, City>;
+  t: Strings;
+  links: Links;
 }) {
   if (catastrophes.length === 0) return null;
   return (
-    <Section id="catastrophes-title" title={`Insured Catastrophes in ${place}`}>
-      <p className="section-intro">
-        Events that struck {place}, with the insured damage the Insurance Bureau of Canada or CatIQ
-        published for each.
-      </p>
-      <CatastropheList catastrophes={catastrophes} cities={cities} />
+    <Section id="catastrophes-title" title={fill(t.localFacts.catastrophesTitle, { place })}>
+      <p className="section-intro">{fill(t.localFacts.catastrophesIntro, { place })}</p>
+      <CatastropheList catastrophes={catastrophes} cities={cities} t={t} links={links} />
     </Section>
   );
 }
@@ -142,10 +176,14 @@ export function CatastropheSection({
 function CatastropheList({
   catastrophes,
   cities,
+  t,
+  links,
 }: {
   catastrophes: readonly Catastrophe[];
   /** The data set's cities by slug, to link the places each struck. */
   cities?: ReadonlyMap<string, City>;
+  t: Strings;
+  links: Links;
 }) {
   return (
     <ul className="bullet-list fact-list">
@@ -158,24 +196,36 @@ function CatastropheList({
           : [];
         return (
           <li key={`${c.year} ${c.name}`}>
-            <strong>
-              {c.year}, {c.name}
-            </strong>
-            : {c.insuredDamage} in insured damage ({c.estimate}).
+            {fillParts(t.localFacts.catastrophe, {
+              event: (
+                <strong key="event">
+                  {fill(t.localFacts.catastropheEvent, { year: c.year, name: c.name })}
+                </strong>
+              ),
+              damage: c.insuredDamage,
+              estimate: c.estimate,
+            })}
             {struck.length > 0 && (
               <>
                 {' '}
-                Struck{' '}
-                {struck.map((city, i) => (
-                  <span key={city.slug}>
-                    {i > 0 && (i === struck.length - 1 ? ' and ' : ', ')}
-                    <a href={links.city(city)}>{city.name}</a>
-                  </span>
-                ))}
-                .
+                {fillParts(t.localFacts.struck, {
+                  cities: (
+                    <Fragment key="cities">
+                      {struck.map((city, i) => (
+                        <span key={city.slug}>
+                          {i > 0 &&
+                            (i === struck.length - 1
+                              ? t.localFacts.listLastSeparator
+                              : t.localFacts.listSeparator)}
+                          <a href={links.city(city)}>{city.name}</a>
+                        </span>
+                      ))}
+                    </Fragment>
+                  ),
+                })}
               </>
             )}
-            <Cite source={c.source} />
+            <Cite source={c.source} t={t} />
           </li>
         );
       })}

@@ -1,21 +1,32 @@
 import type { ReactNode } from 'react';
-import {
-  DAMAGE_TYPES,
-  ESTIMATED_VALUE_LABELS,
-  ESTIMATED_VALUES,
-  LIMITS,
-  label,
-} from '../../src/lead/rules.js';
+import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
+import { DAMAGE_TYPES, ESTIMATED_VALUES, LIMITS } from '../../src/lead/rules.js';
 import { Shared } from '../../src/render/fragments.js';
-import { links } from '../../src/urls.js';
+import type { Links } from '../../src/urls.js';
 import { Honeypot, PersonFields } from './FormFields.js';
 
-function Step({ n, title, children }: { n: number; title: string; children: ReactNode }) {
+/** The questionnaire's steps: the count each step's title shows. */
+const STEPS = 3;
+
+function Step({
+  n,
+  title,
+  t,
+  children,
+}: {
+  n: number;
+  title: string;
+  t: Strings;
+  children: ReactNode;
+}) {
   return (
     // biome-ignore lint/a11y/useSemanticElements: a step holds fieldsets of its own, and its title is a heading that takes focus
     <div className="form-step" data-step={n} role="group" aria-labelledby={`q-step${n}`}>
       <h3 id={`q-step${n}`} className="form-step-title" tabIndex={-1}>
-        <span className="form-step-count">Step {n} of 3</span> {title}
+        <span className="form-step-count">
+          {fill(t.questionnaire.stepCount, { n, total: STEPS })}
+        </span>{' '}
+        {title}
       </h3>
       {children}
     </div>
@@ -45,10 +56,31 @@ function Choice({
   );
 }
 
+type DamageType = (typeof DAMAGE_TYPES)[number];
+type EstimatedValue = (typeof ESTIMATED_VALUES)[number];
+
+/** The labels of the posted values (which stay English: the lead endpoint and the CRM read them). */
+const damageLabels = (t: Strings): Record<DamageType, string> => ({
+  fire: t.questionnaire.damageFire,
+  water: t.questionnaire.damageWater,
+  wind: t.questionnaire.damageWind,
+  storm: t.questionnaire.damageStorm,
+  theft: t.questionnaire.damageTheft,
+  other: t.questionnaire.damageOther,
+});
+
+const valueLabels = (t: Strings): Record<EstimatedValue, string> => ({
+  '50k_100k': t.questionnaire.value50kTo100k,
+  '100k_250k': t.questionnaire.value100kTo250k,
+  '250k_500k': t.questionnaire.value250kTo500k,
+  '500k_1m': t.questionnaire.value500kTo1m,
+  over_1m: t.questionnaire.valueOver1m,
+});
+
 /** What a claim-type page's form starts with: its property or damage type already chosen. */
 export interface Preset {
   claimType?: 'residential' | 'commercial';
-  damage?: (typeof DAMAGE_TYPES)[number];
+  damage?: DamageType;
 }
 
 /**
@@ -65,6 +97,8 @@ export function Questionnaire({
   phone,
   preset = NO_PRESET,
   note,
+  t,
+  links,
 }: {
   title: string;
   intro?: string;
@@ -72,11 +106,13 @@ export function Questionnaire({
   cityName: string;
   pagePath: string;
   kind?: 'questionnaire' | 'assessment';
-  /** Named in the failure message. */
+  /** Named in the failure message, as the page's language writes it. */
   phone: string;
   preset?: Preset;
   /** The line under the buttons, instead of the standard one (Québec's pages: no fee promise). */
   note?: string;
+  t: Strings;
+  links: Links;
 }) {
   return (
     <form
@@ -86,6 +122,10 @@ export function Questionnaire({
       action={endpoint}
       data-questionnaire=""
       data-phone={phone}
+      // The script's words, in the page's language: it carries none of its own.
+      data-text-step={t.questionnaire.stepCount}
+      data-text-failed={t.client.failed}
+      data-text-busy={t.client.busy}
       aria-labelledby="q-title"
     >
       <h2 id="q-title" className="form-title">
@@ -97,7 +137,7 @@ export function Questionnaire({
       <input type="hidden" name="city" value={cityName} />
       <input type="hidden" name="page" value={pagePath} />
       <input type="hidden" name="submissionId" value="" data-submission-id="" />
-      <Shared component={QuestionnaireBody} props={{ ...preset, note }} />
+      <Shared component={QuestionnaireBody} props={{ ...preset, note, t, links }} />
     </form>
   );
 }
@@ -105,20 +145,29 @@ export function Questionnaire({
 const NO_PRESET: Preset = {};
 
 /** Everything in the form but its page's hidden fields: rendered once per preset. */
-function QuestionnaireBody({ claimType, damage, note }: Preset & { note?: string | undefined }) {
+function QuestionnaireBody({
+  claimType,
+  damage,
+  note,
+  t,
+  links,
+}: Preset & { note?: string | undefined; t: Strings; links: Links }) {
+  const q = t.questionnaire;
+  const damages = damageLabels(t);
+  const values = valueLabels(t);
   return (
     <>
-      <Honeypot />
+      <Honeypot t={t} />
 
-      <Step n={1} title="Your Claim">
+      <Step n={1} title={q.step1} t={t}>
         <fieldset>
-          <legend>Type of property</legend>
+          <legend>{q.propertyType}</legend>
           <div className="choices choices-2">
             <Choice
               type="radio"
               name="claimType"
               value="residential"
-              label="Residential"
+              label={q.residential}
               required
               checked={claimType === 'residential'}
             />
@@ -126,14 +175,14 @@ function QuestionnaireBody({ claimType, damage, note }: Preset & { note?: string
               type="radio"
               name="claimType"
               value="commercial"
-              label="Commercial"
+              label={q.commercial}
               required
               checked={claimType === 'commercial'}
             />
           </div>
         </fieldset>
         <fieldset>
-          <legend>Type of damage (choose all that apply)</legend>
+          <legend>{q.damageType}</legend>
           <div className="choices choices-3">
             {DAMAGE_TYPES.map((d) => (
               <Choice
@@ -141,7 +190,7 @@ function QuestionnaireBody({ claimType, damage, note }: Preset & { note?: string
                 type="checkbox"
                 name="damageTypes"
                 value={d}
-                label={label(d)}
+                label={damages[d]}
                 checked={damage === d}
               />
             ))}
@@ -149,26 +198,26 @@ function QuestionnaireBody({ claimType, damage, note }: Preset & { note?: string
         </fieldset>
       </Step>
 
-      <Step n={2} title="Incident Details">
+      <Step n={2} title={q.step2} t={t}>
         <div className="field">
-          <label htmlFor="q-value">Estimated value of the damage</label>
+          <label htmlFor="q-value">{q.estimatedValue}</label>
           <select id="q-value" name="estimatedValue" required defaultValue="">
             <option value="" disabled>
-              Choose a range
+              {q.chooseRange}
             </option>
             {ESTIMATED_VALUES.map((v) => (
               <option key={v} value={v}>
-                {ESTIMATED_VALUE_LABELS[v]}
+                {values[v]}
               </option>
             ))}
           </select>
         </div>
         <label className="choice">
           <input type="checkbox" name="hasStartedClaim" value="true" />{' '}
-          <span>I have already started a claim with my insurer</span>
+          <span>{q.startedClaim}</span>
         </label>
         <div className="field">
-          <label htmlFor="q-description">What happened?</label>
+          <label htmlFor="q-description">{q.description}</label>
           <textarea
             id="q-description"
             name="damageDescription"
@@ -179,10 +228,10 @@ function QuestionnaireBody({ claimType, damage, note }: Preset & { note?: string
         </div>
       </Step>
 
-      <Step n={3} title="Contact Details">
-        <PersonFields prefix="q" phoneLabel="Phone" phoneRequired />
+      <Step n={3} title={q.step3} t={t}>
+        <PersonFields prefix="q" phoneLabel={q.phone} phoneRequired t={t} />
         <div className="field">
-          <label htmlFor="q-address">Property address</label>
+          <label htmlFor="q-address">{q.address}</label>
           <input
             id="q-address"
             name="address"
@@ -193,11 +242,23 @@ function QuestionnaireBody({ claimType, damage, note }: Preset & { note?: string
           />
         </div>
         <fieldset>
-          <legend>How should we contact you?</legend>
+          <legend>{q.preferredContact}</legend>
           <div className="choices choices-3">
-            <Choice type="radio" name="preferredContact" value="phone" label="Phone" required />
-            <Choice type="radio" name="preferredContact" value="email" label="Email" required />
-            <Choice type="radio" name="preferredContact" value="both" label="Both" required />
+            <Choice type="radio" name="preferredContact" value="phone" label={q.phone} required />
+            <Choice
+              type="radio"
+              name="preferredContact"
+              value="email"
+              label={t.formFields.email}
+              required
+            />
+            <Choice
+              type="radio"
+              name="preferredContact"
+              value="both"
+              label={q.contactBoth}
+              required
+            />
           </div>
         </fieldset>
       </Step>
@@ -205,22 +266,24 @@ function QuestionnaireBody({ claimType, damage, note }: Preset & { note?: string
       <div className="form-error" role="alert" data-form-error="" />
       <div className="form-nav">
         <button type="button" className="button button-outline" data-back="" hidden>
-          Back
+          {q.back}
         </button>
         <button type="button" className="button button-primary" data-next="" hidden>
-          Next
+          {q.next}
         </button>
         <button type="submit" className="button button-accent" data-submit="">
-          Submit Claim
+          {q.submit}
         </button>
       </div>
-      <p className="form-note">
-        {note ?? 'Free and confidential. No upfront fees. We respond within 24 hours.'}
-      </p>
+      <p className="form-note">{note ?? q.note}</p>
       <p className="form-note form-consent">
-        By sending this form, you agree that we share your answers with a licensed adjuster who
-        serves your area, so that they can contact you and assess your claim. See our{' '}
-        <a href={links.page('privacy')}>Privacy Policy</a>.
+        {fillParts(q.consent, {
+          privacy: (
+            <a key="privacy" href={links.page('privacy')}>
+              {q.privacyLink}
+            </a>
+          ),
+        })}
       </p>
     </>
   );

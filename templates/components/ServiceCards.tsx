@@ -1,5 +1,6 @@
+import { fill, type Strings } from '../../src/i18n/catalogue.js';
 import type { ServicesContent } from '../../src/site/content-schema.js';
-import { links } from '../../src/urls.js';
+import type { Links } from '../../src/urls.js';
 import { Icon, type IconName } from './Icon.js';
 
 const ICONS: Record<string, IconName> = {
@@ -16,10 +17,14 @@ export function ServiceCards({
   cards,
   scope,
   place,
+  t,
+  links,
 }: {
   cards: ServicesContent['cards'];
   scope: string;
   place: string;
+  t: Strings;
+  links: Links;
 }) {
   return (
     <ul className="card-grid">
@@ -36,7 +41,7 @@ export function ServiceCards({
             ))}
           </ul>
           <a className="card-link" href={links.cityPage(scope, c.segment)}>
-            {c.title} claims in {place}
+            {fill(t.serviceCards.link, { service: c.title, place })}
           </a>
         </li>
       ))}

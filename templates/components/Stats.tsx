@@ -1,9 +1,10 @@
+import type { Strings } from '../../src/i18n/catalogue.js';
 import type { AboutContent } from '../../src/site/content-schema.js';
 
 /** The About page's figures. */
-export function Stats({ stats }: { stats: AboutContent['stats'] }) {
+export function Stats({ stats, t }: { stats: AboutContent['stats']; t: Strings }) {
   return (
-    <section className="stats" aria-label="Our results">
+    <section className="stats" aria-label={t.stats.label}>
       <div className="container">
         <dl className="stats-grid">
           {stats.map((s) => (

@@ -1,5 +1,6 @@
+import { fill, type Strings } from '../../src/i18n/catalogue.js';
 import type { Testimonial } from '../../src/site/content-schema.js';
-import { formatDollars } from '../../src/site/format.js';
+import type { Formats } from '../../src/site/format.js';
 import { Icon } from './Icon.js';
 
 /** How much more than the insurer's offer: round((final/offer - 1) * 100). */
@@ -9,39 +10,45 @@ export function percentIncrease(t: Pick<Testimonial, 'insurerOffer' | 'finalSett
 
 const STAR_KEYS = ['s1', 's2', 's3', 's4', 's5'];
 
-function Card({ t }: { t: Testimonial }) {
+function Card({ item, t, format }: { item: Testimonial; t: Strings; format: Formats }) {
   return (
     <figure className="testimonial">
       <div className="testimonial-head">
-        <span className="stars" role="img" aria-label={`Rated ${t.rating} out of 5`}>
-          {STAR_KEYS.slice(0, t.rating).map((k) => (
+        <span
+          className="stars"
+          role="img"
+          aria-label={fill(t.testimonials.rating, { rating: item.rating, best: 5 })}
+        >
+          {STAR_KEYS.slice(0, item.rating).map((k) => (
             <Icon key={k} name="star" size={18} />
           ))}
         </span>
-        <span className="testimonial-type">{t.type}</span>
+        <span className="testimonial-type">{item.type}</span>
       </div>
       <blockquote>
-        <p>{t.text}</p>
+        <p>{item.text}</p>
       </blockquote>
       <dl className="testimonial-figures">
         <div>
-          <dt>Insurer's offer</dt>
-          <dd>{formatDollars(t.insurerOffer)}</dd>
+          <dt>{t.testimonials.insurerOffer}</dt>
+          <dd>{format.dollars(item.insurerOffer)}</dd>
         </div>
         <div>
-          <dt>Final settlement</dt>
-          <dd>{formatDollars(t.finalSettlement)}</dd>
+          <dt>{t.testimonials.finalSettlement}</dt>
+          <dd>{format.dollars(item.finalSettlement)}</dd>
         </div>
         <div>
-          <dt>Increase</dt>
-          <dd className="increase">+{percentIncrease(t)}%</dd>
+          <dt>{t.testimonials.increase}</dt>
+          <dd className="increase">
+            {fill(t.testimonials.increaseValue, { percent: percentIncrease(item) })}
+          </dd>
         </div>
       </dl>
       <figcaption>
         <span className="avatar" aria-hidden="true">
-          {t.name.charAt(0)}
+          {item.name.charAt(0)}
         </span>
-        {t.name}, {t.city}
+        {item.name}, {item.city}
       </figcaption>
     </figure>
   );
@@ -51,14 +58,20 @@ function Card({ t }: { t: Testimonial }) {
  * The rotating testimonial carousel. The list is rendered twice so the script can
  * loop it seamlessly; the copy is hidden from assistive technology.
  */
-export function Testimonials({ items }: { items: readonly Testimonial[] }) {
+export function Testimonials({
+  items,
+  t,
+  format,
+}: {
+  items: readonly Testimonial[];
+  t: Strings;
+  format: Formats;
+}) {
   return (
     <section className="section section-soft" aria-labelledby="testimonials-title">
       <div className="container">
-        <h2 id="testimonials-title">What Our Clients Say</h2>
-        <p className="section-intro">
-          What an insurer first offered, and what the claim settled for once an adjuster took it on.
-        </p>
+        <h2 id="testimonials-title">{t.testimonials.title}</h2>
+        <p className="section-intro">{t.testimonials.intro}</p>
         {/* Shown by the script where the strip moves: anything moving longer than five seconds
             needs a way to stop it (WCAG 2.2.2). */}
         <button
@@ -67,9 +80,11 @@ export function Testimonials({ items }: { items: readonly Testimonial[] }) {
           data-carousel-toggle=""
           aria-controls="testimonials-carousel"
           aria-pressed="false"
+          data-text-play={t.client.play}
+          data-text-pause={t.testimonials.pause}
           hidden
         >
-          Pause testimonials
+          {t.testimonials.pause}
         </button>
       </div>
       {/* Focusable so keyboard users can scroll it with the arrow keys; focus also pauses it. */}
@@ -79,20 +94,20 @@ export function Testimonials({ items }: { items: readonly Testimonial[] }) {
         data-carousel=""
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be keyboard-reachable (WCAG 2.1.1)
         tabIndex={0}
-        aria-label="Client testimonials, scrolling"
+        aria-label={t.testimonials.carouselLabel}
       >
         <div className="carousel-track">
           <ul className="carousel-list">
-            {items.map((t) => (
-              <li key={t.name}>
-                <Card t={t} />
+            {items.map((item) => (
+              <li key={item.name}>
+                <Card item={item} t={t} format={format} />
               </li>
             ))}
           </ul>
           <ul className="carousel-list" aria-hidden="true" data-carousel-copy="">
-            {items.map((t) => (
-              <li key={t.name}>
-                <Card t={t} />
+            {items.map((item) => (
+              <li key={item.name}>
+                <Card item={item} t={t} format={format} />
               </li>
             ))}
           </ul>

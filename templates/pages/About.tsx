@@ -1,3 +1,4 @@
+import { fill } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
@@ -17,43 +18,42 @@ import { cityOf, trail } from './shared.js';
 /** /about and /{city}/about: hero, six service types, statistics, service areas, process, testimonials. */
 export function AboutPage(ctx: PageContext) {
   const { site } = ctx;
+  const { t } = site;
   const city = cityOf(ctx);
-  const place = city.national ? 'Canada' : city.name;
+  const place = city.national ? t.routes.country : city.name;
   const heading =
-    ctx.page.route === 'about' ? 'About Us' : `About Our Public Adjusters in ${city.name}`;
-  const crumbs = trail(ctx, ctx.page.route === 'about' ? 'About Us' : 'About');
+    ctx.page.route === 'about' ? t.about.title : fill(t.about.cityTitle, { city: city.name });
+  const crumbs = trail(ctx, ctx.page.route === 'about' ? t.about.title : t.layout.about);
   return (
     <Layout ctx={ctx} jsonLd={[businessFor(site, isQuebec(city)), breadcrumbs(site, crumbs)]}>
-      <Breadcrumbs trail={crumbs} />
+      <Breadcrumbs trail={crumbs} t={site.t} />
       <section className="hero">
         <div className="container">
           <h1>{heading}</h1>
-          <p className="lead">
-            We connect property owners in {place} with licensed public adjusters: independent claim
-            professionals who work for the policyholder, never for the insurance company. They read
-            your policy, document every part of your loss and negotiate until the settlement
-            reflects what your policy actually covers.
-          </p>
+          <p className="lead">{fill(t.about.lead, { place })}</p>
         </div>
       </section>
 
-      <Shared component={ServiceTypes} props={{ types: site.content.about.serviceTypes }} />
+      <Shared
+        component={ServiceTypes}
+        props={{ types: site.content.about.serviceTypes, title: t.pages.claimsWeHandle }}
+      />
 
-      <Shared component={Stats} props={{ stats: site.content.about.stats }} />
+      <Shared component={Stats} props={{ stats: site.content.about.stats, t: site.t }} />
 
       {city.areas.length > 0 && (
         <Section
           id="areas-title"
           title={
-            city.national ? 'Provinces and Territories We Serve' : `Areas We Serve in ${city.name}`
+            city.national ? t.about.provincesTitle : fill(t.about.areasTitle, { city: city.name })
           }
           tone="soft"
         >
-          <AreaCards city={city} />
+          <AreaCards city={city} links={site.links} />
         </Section>
       )}
 
-      <Section id="process-title" title="Our Process">
+      <Section id="process-title" title={t.about.processTitle}>
         <Shared
           component={Steps}
           props={{
@@ -62,15 +62,20 @@ export function AboutPage(ctx: PageContext) {
         />
       </Section>
 
-      <Shared component={Testimonials} props={{ items: site.content.testimonials }} />
+      <Shared
+        component={Testimonials}
+        props={{ items: site.content.testimonials, t: site.t, format: site.format }}
+      />
 
       <Shared
         component={CallToAction}
         props={{
-          phone: site.settings.phone,
+          phone: site.format.phone(site.settings.phone),
           scope: scopeSlug(ctx),
           place: place,
           text: termsIn(isQuebec(city), site.content).cta(place),
+          t: site.t,
+          links: site.links,
         }}
       />
     </Layout>
@@ -78,9 +83,9 @@ export function AboutPage(ctx: PageContext) {
 }
 
 /** The six kinds of claim: the same on every About page. */
-function ServiceTypes({ types }: { types: AboutContent['serviceTypes'] }) {
+function ServiceTypes({ types, title }: { types: AboutContent['serviceTypes']; title: string }) {
   return (
-    <Section id="types-title" title="Claims We Handle">
+    <Section id="types-title" title={title}>
       <ul className="card-grid">
         {types.map((s) => (
           <li key={s.title} className="card">

@@ -1,11 +1,11 @@
+import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { NEARBY } from '../../src/routes.js';
-import { formatWhole } from '../../src/site/format.js';
 import { type City, nearbyCities } from '../../src/site/model.js';
-import { provinceByName } from '../../src/site/provinces.js';
-import { links } from '../../src/urls.js';
+import { provinceBySlug } from '../../src/site/provinces.js';
+import type { Links } from '../../src/urls.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -23,12 +23,14 @@ import { Layout } from '../layout/Layout.js';
 import { isQuebec, termsIn } from './quebec.js';
 import { cityOf, localServiceJsonLd, placeFaq, trail } from './shared.js';
 
-function CityLinks({ cities }: { cities: readonly City[] }) {
+function CityLinks({ cities, t, links }: { cities: readonly City[]; t: Strings; links: Links }) {
   return (
     <ul className="city-links">
       {cities.map((c) => (
         <li key={c.slug}>
-          <a href={links.cityPage(c, 'public-adjusters')}>Public adjusters in {c.name}</a>
+          <a href={links.cityPage(c, 'public-adjusters')}>
+            {fill(t.area.cityLink, { city: c.name })}
+          </a>
           <span className="muted"> ({c.province})</span>
         </li>
       ))}
@@ -39,19 +41,21 @@ function CityLinks({ cities }: { cities: readonly City[] }) {
 /** /{city}/{area} and /canada/{province}: the form, nearby cities and FAQs, naming the area. */
 export function AreaPage(ctx: PageContext) {
   const { site, page } = ctx;
+  const { t, links } = site;
   const city = cityOf(ctx);
   const area = page.area;
   if (!area) throw new Error(`area page ${page.path} has no area`);
   const province = city.national;
-  const place = province ? area.name : `${area.name}, ${city.name}`;
+  const place = province ? area.name : fill(t.area.place, { area: area.name, city: city.name });
   const crumbs = trail(ctx, area.name);
   // A province's page holds its own facts instead of the FAQ every place shares.
   // An area described in the data is a page of its own: its description, not the FAQ and the
   // nearby cities every area of its city shares.
   const described = !province && !!area.description;
   const faqs = province || described ? [] : placeFaq(ctx, place);
-  const provinceCities = province ? site.cities.filter((c) => c.province === area.name) : [];
-  const code = province ? provinceByName(area.name)?.code : undefined;
+  // A province by its slug, the same in every language (its name is the language's).
+  const code = province ? provinceBySlug(area.slug)?.code : undefined;
+  const provinceCities = code ? site.cities.filter((c) => c.provinceCode === code) : [];
   const rules = code ? site.facts.provinces.get(code) : undefined;
   const catastrophes = code
     ? site.facts.catastrophes.filter((c) => c.provinces.includes(code))
@@ -59,121 +63,164 @@ export function AreaPage(ctx: PageContext) {
   const terms = termsIn(province ? code === 'QC' : isQuebec(city), ctx.site.content);
   return (
     <Layout ctx={ctx} form jsonLd={localServiceJsonLd(ctx, city, crumbs, faqs)}>
-      <Breadcrumbs trail={crumbs} />
+      <Breadcrumbs trail={crumbs} t={site.t} />
       <CityHero
-        title={`Public Adjusters in ${place}`}
+        title={
+          province
+            ? fill(t.area.provinceTitle, { province: area.name })
+            : fill(t.area.areaTitle, { area: area.name, city: city.name })
+        }
         lead={
           terms.lead(area.name) ??
           (province
-            ? `Property damage in ${area.name}? Licensed public adjusters serving ${area.name} review your claim for free and negotiate with your insurer for you.`
-            : `Property damage in ${area.name}? Public adjusters serving ${area.name} and all of ${city.name} review your claim for free and negotiate with your insurer for you.`)
+            ? fill(t.area.provinceLead, { province: area.name })
+            : fill(t.area.areaLead, { area: area.name, city: city.name }))
         }
         fee={terms.fee}
+        t={site.t}
       >
         <Questionnaire
-          title={`Free Claim Assessment in ${area.name}`}
+          title={fill(t.area.formTitle, { area: area.name })}
           endpoint={site.settings.leadEndpoint}
           cityName={province ? area.name : city.name}
           pagePath={page.path}
-          phone={site.settings.phone}
+          phone={site.format.phone(site.settings.phone)}
           kind="assessment"
           note={terms.formNote}
+          t={site.t}
+          links={site.links}
         />
       </CityHero>
 
       {!province && (
-        <Section id="local-title" title={`Claims Help in ${area.name}`} tone="soft">
+        <Section id="local-title" title={fill(t.area.localTitle, { area: area.name })} tone="soft">
           <div className="prose">
             {area.description && area.source ? (
               <p>
                 {area.description}
-                <Cite source={area.source} />
+                <Cite source={area.source} t={site.t} />
               </p>
             ) : (
               <p>
-                Homes and businesses in {area.name}
-                {area.source && <Cite source={area.source} />} face the same risks as the rest of{' '}
-                {city.name}. {city.description}
-                <Cites sources={city.descriptionSources} />
+                {fillParts(t.area.sameRisks, {
+                  area: area.name,
+                  cite: area.source ? <Cite key="cite" source={area.source} t={t} /> : '',
+                  city: city.name,
+                })}{' '}
+                {city.description}
+                <Cites sources={city.descriptionSources} t={site.t} />
               </p>
             )}
-            <Population city={city} source={site.facts.populationSource} />
+            <Population
+              city={city}
+              source={site.facts.populationSource}
+              t={site.t}
+              format={site.format}
+            />
           </div>
         </Section>
       )}
 
       {rules && (
-        <Section id="rules-title" title={`Claims Rules in ${area.name}`} tone="soft">
+        <Section
+          id="rules-title"
+          title={fill(t.area.rulesTitle, { province: area.name })}
+          tone="soft"
+        >
           <ProvinceRules
             province={area.name}
             facts={rules}
             national={site.facts.nationalComplaints}
+            t={site.t}
           />
         </Section>
       )}
 
-      <CatastropheSection place={area.name} catastrophes={catastrophes} cities={site.bySlug} />
+      <CatastropheSection
+        place={area.name}
+        catastrophes={catastrophes}
+        cities={site.bySlug}
+        t={site.t}
+        links={site.links}
+      />
 
       {described ? (
-        <Section id="nearby-title" title={`More About Claims in ${city.name}`}>
+        <Section id="nearby-title" title={fill(t.area.moreTitle, { city: city.name })}>
           <p>
-            {area.name} is part of {city.name}:{' '}
-            <a href={links.city(city)}>
-              what {city.name}'s claims, catastrophes and rules look like
-            </a>
-            .
+            {fillParts(t.area.partOf, {
+              area: area.name,
+              city: city.name,
+              link: (
+                <a key="link" href={links.city(city)}>
+                  {fill(t.area.partOfLink, { city: city.name })}
+                </a>
+              ),
+            })}
           </p>
         </Section>
       ) : (
         <Section
           id="nearby-title"
           title={
-            province ? `Cities We Serve in ${area.name}` : `Public Adjusters Near ${area.name}`
+            province
+              ? fill(t.area.provinceCitiesTitle, { province: area.name })
+              : fill(t.area.nearTitle, { area: area.name })
           }
         >
           {province ? (
             provinceCities.length > 0 ? (
-              <CityLinks cities={provinceCities} />
+              <CityLinks cities={provinceCities} t={t} links={links} />
             ) : (
-              <p>
-                Start the free assessment above and we will match you with an adjuster who serves
-                your community.
-              </p>
+              <p>{t.area.noCities}</p>
             )
           ) : (
             <Shared
               component={NearbyCities}
-              props={{ city, cities: nearbyCities(site, city, NEARBY) }}
+              props={{ city, cities: nearbyCities(site, city, NEARBY), t, links }}
             />
           )}
         </Section>
       )}
 
       {faqs.length > 0 && (
-        <Section id="faq-title" title="Frequently Asked Questions" tone="soft">
+        <Section id="faq-title" title={t.pages.faqTitle} tone="soft">
           <Accordion id="area-faq" items={faqs} />
         </Section>
       )}
 
       {/* Named for this area alone: no other page would reuse it as a shared fragment. */}
       <CallToAction
-        phone={site.settings.phone}
+        phone={site.format.phone(site.settings.phone)}
         scope={scopeSlug(ctx)}
         place={area.name}
         text={terms.cta(area.name)}
+        t={site.t}
+        links={site.links}
       />
     </Layout>
   );
 }
 
 /** A city's neighbours, the same on each of its area pages. */
-function NearbyCities({ city, cities }: { city: City; cities: readonly City[] }) {
+function NearbyCities({
+  city,
+  cities,
+  t,
+  links,
+}: {
+  city: City;
+  cities: readonly City[];
+  t: Strings;
+  links: Links;
+}) {
   return (
     <>
       <p>
-        <a href={links.cityPage(city, 'public-adjusters')}>All public adjusters in {city.name}</a>
+        <a href={links.cityPage(city, 'public-adjusters')}>
+          {fill(t.area.allInCity, { city: city.name })}
+        </a>
       </p>
-      <CityLinks cities={cities} />
+      <CityLinks cities={cities} t={t} links={links} />
     </>
   );
 }

@@ -1,10 +1,8 @@
 import type { PageContext } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
-import { formatLongDate } from '../../src/site/format.js';
 import { renderMarkdown } from '../../src/site/markdown.js';
 import { NATIONAL } from '../../src/site/segments.js';
-import { links } from '../../src/urls.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { Layout } from '../layout/Layout.js';
@@ -12,19 +10,18 @@ import { trail } from './shared.js';
 
 export function BlogPage(ctx: PageContext) {
   const { site } = ctx;
-  const crumbs = trail(ctx, 'Blog');
+  const { t, links } = site;
+  const crumbs = trail(ctx, t.layout.footerBlog);
   return (
     <Layout ctx={ctx} jsonLd={[business(site), breadcrumbs(site, crumbs)]}>
-      <Breadcrumbs trail={crumbs} />
+      <Breadcrumbs trail={crumbs} t={site.t} />
       <section className="hero">
         <div className="container">
-          <h1>Insurance Claim Guides</h1>
-          <p className="lead">
-            Practical help for Canadian property owners dealing with damage and an insurance claim.
-          </p>
+          <h1>{t.blog.heroTitle}</h1>
+          <p className="lead">{t.blog.lead}</p>
         </div>
       </section>
-      <section className="section" aria-label="Articles">
+      <section className="section" aria-label={t.blog.articlesLabel}>
         <ul className="container post-list">
           {site.content.posts.map((p) => (
             <li key={p.slug} className="card">
@@ -32,7 +29,7 @@ export function BlogPage(ctx: PageContext) {
                 <a href={links.post(p)}>{p.title}</a>
               </h2>
               <p className="muted">
-                <time dateTime={p.date}>{formatLongDate(p.date)}</time>
+                <time dateTime={p.date}>{site.format.longDate(p.date)}</time>
               </p>
               <p>{p.description}</p>
             </li>
@@ -41,7 +38,13 @@ export function BlogPage(ctx: PageContext) {
       </section>
       <Shared
         component={CallToAction}
-        props={{ phone: site.settings.phone, scope: NATIONAL, place: 'your area' }}
+        props={{
+          phone: site.format.phone(site.settings.phone),
+          scope: NATIONAL,
+          place: t.pages.yourArea,
+          t: site.t,
+          links: site.links,
+        }}
       />
     </Layout>
   );
@@ -49,11 +52,12 @@ export function BlogPage(ctx: PageContext) {
 
 export function BlogPostPage(ctx: PageContext) {
   const { site, page } = ctx;
+  const { t, links } = site;
   const post = page.post;
   if (!post) throw new Error(`blog page ${page.path} has no post`);
   const crumbs = [
-    { name: 'Home', path: '/' },
-    { name: 'Blog', path: links.page('blog') },
+    { name: t.layout.home, path: links.home },
+    { name: t.layout.footerBlog, path: links.page('blog') },
     { name: post.title, path: page.path },
   ];
   const article = {
@@ -68,12 +72,12 @@ export function BlogPostPage(ctx: PageContext) {
   };
   return (
     <Layout ctx={ctx} jsonLd={[business(site), breadcrumbs(site, crumbs), article]}>
-      <Breadcrumbs trail={crumbs} />
+      <Breadcrumbs trail={crumbs} t={site.t} />
       <article className="section">
         <div className="container prose">
           <h1>{post.title}</h1>
           <p className="muted">
-            <time dateTime={post.date}>{formatLongDate(post.date)}</time> · {post.author}
+            <time dateTime={post.date}>{site.format.longDate(post.date)}</time> · {post.author}
           </p>
           {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown from data/, raw HTML escaped by renderMarkdown */}
           <div dangerouslySetInnerHTML={{ __html: renderMarkdown(post.markdown) }} />
@@ -81,7 +85,13 @@ export function BlogPostPage(ctx: PageContext) {
       </article>
       <Shared
         component={CallToAction}
-        props={{ phone: site.settings.phone, scope: NATIONAL, place: 'your area' }}
+        props={{
+          phone: site.format.phone(site.settings.phone),
+          scope: NATIONAL,
+          place: t.pages.yourArea,
+          t: site.t,
+          links: site.links,
+        }}
       />
     </Layout>
   );

@@ -1,13 +1,15 @@
 import { Fragment } from 'react';
+import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { NEARBY } from '../../src/routes.js';
-import { formatWhole } from '../../src/site/format.js';
+import type { Formats } from '../../src/site/format.js';
 import { type City, distanceKm, nearbyCities, type Site } from '../../src/site/model.js';
+import { provinceByCode } from '../../src/site/provinces.js';
 import type { Source } from '../../src/site/schema.js';
 import { slugify } from '../../src/site/slug.js';
-import { links } from '../../src/urls.js';
+import type { Links } from '../../src/urls.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
@@ -26,28 +28,25 @@ import { Layout } from '../layout/Layout.js';
 import { isQuebec, termsIn } from './quebec.js';
 import { cityFaq, cityOf, localServiceJsonLd, trail } from './shared.js';
 
-const HEADINGS = {
-  home: (c: string) => `${c} Public Adjusters`,
-  'public-adjusters': (c: string) => `Public Adjusters in ${c}`,
-  'top-adjusters': (c: string) => `Top-Rated Public Adjusters in ${c}`,
-  'claims-offices': (c: string) => `Claims Offices in ${c}`,
-  'free-consultation': (c: string) => `Free Insurance Claim Assessment in ${c}`,
-} as const;
+type Text = keyof Strings['cityLanding'];
 
-const FORM_TITLES = {
-  home: 'Start Your Free Claim Review',
-  'public-adjusters': 'Get Matched With a Public Adjuster',
-  'top-adjusters': 'Connect With a Top-Rated Adjuster',
-  'claims-offices': 'Reach a Claims Office Near You',
-  'free-consultation': 'Book Your Free Assessment',
-} as const;
+/** Each landing page's heading (`{city}`) and form title in the catalogue. */
+const TEXTS = {
+  home: ['homeHeading', 'homeForm'],
+  'public-adjusters': ['publicAdjustersHeading', 'publicAdjustersForm'],
+  'top-adjusters': ['topAdjustersHeading', 'topAdjustersForm'],
+  'claims-offices': ['claimsOfficesHeading', 'claimsOfficesForm'],
+  'free-consultation': ['freeConsultationHeading', 'freeConsultationForm'],
+} as const satisfies Record<string, readonly [Text, Text]>;
 
 /** City home, public-adjusters, top-adjusters, claims-offices and free-consultation. */
 export function CityLandingPage(ctx: PageContext) {
   const { site, page } = ctx;
+  const { t } = site;
   const city = cityOf(ctx);
   const kind = page.questionnaire ?? 'home';
-  const heading = HEADINGS[kind](city.name);
+  const [headingText, formText] = TEXTS[kind];
+  const heading = fill(t.cityLanding[headingText], { city: city.name });
   const faqs = cityFaq(ctx);
   const crumbs = trail(ctx, kind === 'home' ? city.name : heading);
   const terms = termsIn(isQuebec(city), site.content);
@@ -57,31 +56,34 @@ export function CityLandingPage(ctx: PageContext) {
       form
       jsonLd={localServiceJsonLd(ctx, city, crumbs, kind === 'home' ? [] : faqs)}
     >
-      <Breadcrumbs trail={crumbs} />
+      <Breadcrumbs trail={crumbs} t={site.t} />
       <CityHero
         title={heading}
         lead={
           city.national
-            ? 'Property damage anywhere in Canada? Tell us about your claim in three short steps and a licensed public adjuster will review it for free.'
+            ? t.cityLanding.nationalLead
             : (terms.lead(city.name) ??
-              `Property damage in ${city.name}? Tell us about your claim in three short steps and a licensed public adjuster who knows ${city.province} claims will review it for free.`)
+              fill(t.cityLanding.lead, { city: city.name, province: city.province ?? '' }))
         }
         fee={terms.fee}
+        t={site.t}
       >
         <Questionnaire
-          title={FORM_TITLES[kind]}
+          title={t.cityLanding[formText]}
           endpoint={site.settings.leadEndpoint}
           cityName={city.name}
           pagePath={page.path}
-          phone={site.settings.phone}
+          phone={site.format.phone(site.settings.phone)}
           note={terms.formNote}
+          t={site.t}
+          links={site.links}
         />
       </CityHero>
 
       {/* The city's page is about the city; the process and the FAQ, the same everywhere, are
           on the site's pages and the city's other landing pages. */}
       {kind !== 'home' && (
-        <Section id="how-title" title="How It Works">
+        <Section id="how-title" title={t.pages.howItWorks}>
           <Shared
             component={Steps}
             props={{
@@ -93,17 +95,19 @@ export function CityLandingPage(ctx: PageContext) {
 
       <Shared
         component={CityIntro}
-        props={{ city, populationSource: site.facts.populationSource }}
+        props={{
+          city,
+          populationSource: site.facts.populationSource,
+          t,
+          links: site.links,
+          format: site.format,
+        }}
       />
 
       {kind === 'home' && !city.national && <Shared component={CityFacts} props={{ city, site }} />}
 
       {kind !== 'home' && (
-        <Section
-          id="faq-title"
-          title="Frequently Asked Questions"
-          tone={city.national ? 'plain' : 'soft'}
-        >
+        <Section id="faq-title" title={t.pages.faqTitle} tone={city.national ? 'plain' : 'soft'}>
           <Shared component={Accordion} props={{ id: 'city-faq', items: faqs }} />
         </Section>
       )}
@@ -111,10 +115,12 @@ export function CityLandingPage(ctx: PageContext) {
       <Shared
         component={CallToAction}
         props={{
-          phone: site.settings.phone,
+          phone: site.format.phone(site.settings.phone),
           scope: scopeSlug(ctx),
           place: city.name,
           text: terms.cta(city.name),
+          t: site.t,
+          links: site.links,
         }}
       />
     </Layout>
@@ -122,29 +128,43 @@ export function CityLandingPage(ctx: PageContext) {
 }
 
 /** The city's own words and neighbourhoods: the same on its five landing pages. */
-function CityIntro({ city, populationSource }: { city: City; populationSource: Source | null }) {
+function CityIntro({
+  city,
+  populationSource,
+  t,
+  links,
+  format,
+}: {
+  city: City;
+  populationSource: Source | null;
+  t: Strings;
+  links: Links;
+  format: Formats;
+}) {
   return (
     <>
       <Section
         id="intro-title"
         title={
           city.national
-            ? 'Insurance Claims Across Canada'
-            : `Property Damage Claims in ${city.name}`
+            ? t.cityLanding.nationalIntroTitle
+            : fill(t.cityLanding.introTitle, { city: city.name })
         }
         tone="soft"
       >
         <div className="prose">
           <p>
             {city.description}
-            <Cites sources={city.descriptionSources} />
+            <Cites sources={city.descriptionSources} t={t} />
           </p>
-          {!city.national && <Population city={city} source={populationSource} />}
+          {!city.national && (
+            <Population city={city} source={populationSource} t={t} format={format} />
+          )}
         </div>
       </Section>
 
       {!city.national && city.areas.length > 0 && (
-        <Section id="areas-title" title={`Neighbourhoods We Serve in ${city.name}`}>
+        <Section id="areas-title" title={fill(t.cityLanding.areasTitle, { city: city.name })}>
           <ul className="chips">
             {city.areas.map((a) => (
               <li key={a.slug}>
@@ -154,7 +174,7 @@ function CityIntro({ city, populationSource }: { city: City; populationSource: S
               </li>
             ))}
           </ul>
-          <NameSources city={city} />
+          <NameSources city={city} t={t} />
         </Section>
       )}
     </>
@@ -166,29 +186,29 @@ function CityIntro({ city, populationSource }: { city: City; populationSource: S
  * naming each of the others, said by name so that a reader knows which page checks which (a
  * described area's page cites its own source).
  */
-function NameSources({ city }: { city: City }) {
+function NameSources({ city, t }: { city: City; t: Strings }) {
   const named = city.areas.filter((a) => a.source && !a.description);
-  const together = city.sources.areas && city.areas.some((a) => !a.source);
-  if (!together && named.length === 0) return null;
+  const cited = city.sources.areas && city.areas.some((a) => !a.source) ? city.sources.areas : null;
+  if (!cited && named.length === 0) return null;
+  const l = t.cityLanding;
+  const cite = cited ? <Cite key="cite" source={cited} t={t} /> : '';
+  const list = named.map((a, i) => (
+    <Fragment key={a.slug}>
+      {i > 0 && l.namedSeparator}
+      {fillParts(l.namedSource, {
+        area: a.name,
+        source: (
+          <a key="source" href={a.source?.url} rel="noopener">
+            {a.source?.publisher}
+          </a>
+        ),
+      })}
+    </Fragment>
+  ));
+  const text = !cited ? l.namesNamed : named.length > 0 ? l.namesCitedAndNamed : l.namesCited;
   return (
     <p className="muted">
-      Neighbourhood names
-      {together && city.sources.areas && <Cite source={city.sources.areas} />}
-      {named.length > 0 && (
-        <>
-          {together ? '; ' : ': '}
-          {named.map((a, i) => (
-            <Fragment key={a.slug}>
-              {i > 0 && '; '}
-              {a.name} (
-              <a href={a.source?.url} rel="noopener">
-                {a.source?.publisher}
-              </a>
-              )
-            </Fragment>
-          ))}
-        </>
-      )}
+      {fillParts(text, { cite, named: <Fragment key="named">{list}</Fragment> })}
     </p>
   );
 }
@@ -201,31 +221,45 @@ function CityFacts({ city, site }: { city: City; site: Site }) {
   const catastrophes = site.facts.catastrophes.filter((c) => c.cities.includes(city.slug));
   const province = city.provinceCode ? site.facts.provinces.get(city.provinceCode) : undefined;
   const nearby = nearbyCities(site, city, NEARBY);
+  // The province's page is named by its English name in every language.
+  const provincePage = slugify(
+    provinceByCode(city.provinceCode ?? '')?.name ?? city.province ?? '',
+  );
+  const { t, links } = site;
+  const l = t.cityLanding;
   return (
     <>
-      <CatastropheSection place={city.name} catastrophes={catastrophes} />
+      <CatastropheSection place={city.name} catastrophes={catastrophes} t={t} links={links} />
       {province && city.province && (
-        <Section id="rules-title" title={`Licences and Complaints in ${city.province}`} tone="soft">
+        <Section
+          id="rules-title"
+          title={fill(l.rulesTitle, { province: city.province })}
+          tone="soft"
+        >
           <p>
-            Who licenses adjusters in {city.province} ({province.regulator.name}), what its rules
-            mean for your claim, and where to turn if a claim stalls:{' '}
-            <a href={links.cityPage(site.national, slugify(city.province))}>
-              claims rules in {city.province}
-            </a>
-            .
+            {fillParts(l.rulesText, {
+              province: city.province,
+              regulator: province.regulator.name,
+              link: (
+                <a key="link" href={links.cityPage(site.national, provincePage)}>
+                  {fill(l.rulesLink, { province: city.province })}
+                </a>
+              ),
+            })}
           </p>
-          {province.regulator.lookup && <LicenceLookup lookup={province.regulator.lookup} />}
+          {province.regulator.lookup && <LicenceLookup lookup={province.regulator.lookup} t={t} />}
         </Section>
       )}
       <Section
         id="nearby-title"
-        title={`Cities Near ${city.name}`}
-        intro={
-          <>
-            Straight-line distances between city centres
-            {city.sources.coordinates && <Cite source={city.sources.coordinates} />}.
-          </>
-        }
+        title={fill(l.nearbyTitle, { city: city.name })}
+        intro={fillParts(l.nearbyIntro, {
+          cite: city.sources.coordinates ? (
+            <Cite key="cite" source={city.sources.coordinates} t={t} />
+          ) : (
+            ''
+          ),
+        })}
       >
         <ul className="city-links">
           {nearby.map((c) => (
@@ -233,8 +267,12 @@ function CityFacts({ city, site }: { city: City; site: Site }) {
               <a href={links.city(c)}>{c.name}</a>
               <span className="muted">
                 {' '}
-                ({c.province},{' '}
-                {formatWhole(Math.round(distanceKm(city.coordinates, c.coordinates)))} km)
+                {fill(l.nearbyDistance, {
+                  province: c.province ?? '',
+                  distance: site.format.whole(
+                    Math.round(distanceKm(city.coordinates, c.coordinates)),
+                  ),
+                })}
               </span>
             </li>
           ))}

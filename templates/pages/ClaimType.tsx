@@ -1,3 +1,4 @@
+import { fill, type Strings } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
@@ -21,8 +22,9 @@ export function ClaimTypePage(ctx: PageContext) {
   const city = cityOf(ctx);
   const type = site.content.services.types.find((t) => t.type === page.claimType);
   if (!type) throw new Error(`no content for claim type ${page.claimType}`);
-  const place = city.national ? 'Canada' : city.name;
-  const heading = `${type.title} in ${place}`;
+  const { t } = site;
+  const place = city.national ? t.routes.country : city.name;
+  const heading = fill(t.claimType.heading, { claimType: type.title, place });
   const crumbs = trail(ctx, type.title);
   const terms = termsIn(isQuebec(city), site.content);
   return (
@@ -36,21 +38,23 @@ export function ClaimTypePage(ctx: PageContext) {
         faqPage(type.faqs),
       ]}
     >
-      <Breadcrumbs trail={crumbs} />
-      <CityHero title={heading} lead={leadOf(type.description).first} fee={terms.fee}>
+      <Breadcrumbs trail={crumbs} t={site.t} />
+      <CityHero title={heading} lead={leadOf(type.description).first} fee={terms.fee} t={site.t}>
         <Questionnaire
-          title="Free Claim Assessment"
+          title={t.claimType.formTitle}
           endpoint={site.settings.leadEndpoint}
           cityName={city.name}
           pagePath={page.path}
-          phone={site.settings.phone}
+          phone={site.format.phone(site.settings.phone)}
           kind="assessment"
           preset={PRESETS[type.type as ClaimType]}
           note={terms.formNote}
+          t={site.t}
+          links={site.links}
         />
       </CityHero>
 
-      <Section id="how-title" title="How It Works">
+      <Section id="how-title" title={t.pages.howItWorks}>
         <Shared
           component={Steps}
           props={{
@@ -59,15 +63,17 @@ export function ClaimTypePage(ctx: PageContext) {
         />
       </Section>
 
-      <Shared component={ClaimTypeSections} props={{ type }} />
+      <Shared component={ClaimTypeSections} props={{ type, t }} />
 
       <Shared
         component={CallToAction}
         props={{
-          phone: site.settings.phone,
+          phone: site.format.phone(site.settings.phone),
           scope: scopeSlug(ctx),
           place: place,
           text: terms.cta(place),
+          t: site.t,
+          links: site.links,
         }}
       />
     </Layout>
@@ -96,11 +102,11 @@ const PRESETS: Record<ClaimType, Preset> = {
 };
 
 /** What a claim type is about: the same for the claim type in every city. */
-function ClaimTypeSections({ type }: { type: ServiceType }) {
+function ClaimTypeSections({ type, t }: { type: ServiceType; t: Strings }) {
   const { rest } = leadOf(type.description);
   return (
     <>
-      <Section id="features-title" title="What We Do for You" tone="soft">
+      <Section id="features-title" title={t.claimType.featuresTitle} tone="soft">
         {rest && <p className="section-intro">{rest}</p>}
         <ul className="checklist checklist-grid">
           {type.features.map((f) => (
@@ -109,10 +115,10 @@ function ClaimTypeSections({ type }: { type: ServiceType }) {
         </ul>
       </Section>
 
-      <section className="section" aria-label="Causes and coverage">
+      <section className="section" aria-label={t.claimType.causesLabel}>
         <div className="container two-col">
           <div>
-            <h2 id="causes-title">Common Causes</h2>
+            <h2 id="causes-title">{t.claimType.causesTitle}</h2>
             <ul className="bullet-list">
               {type.commonCauses.map((c) => (
                 <li key={c}>{c}</li>
@@ -120,7 +126,7 @@ function ClaimTypeSections({ type }: { type: ServiceType }) {
             </ul>
           </div>
           <div>
-            <h2 id="coverage-title">What Your Policy May Cover</h2>
+            <h2 id="coverage-title">{t.claimType.coverageTitle}</h2>
             <ul className="bullet-list">
               {type.coverageItems.map((c) => (
                 <li key={c}>{c}</li>
@@ -130,7 +136,7 @@ function ClaimTypeSections({ type }: { type: ServiceType }) {
         </div>
       </section>
 
-      <Section id="faq-title" title="Frequently Asked Questions" tone="soft">
+      <Section id="faq-title" title={t.pages.faqTitle} tone="soft">
         <Accordion id="type-faq" items={type.faqs} />
       </Section>
     </>

@@ -1,30 +1,36 @@
+import { fillParts, type Strings } from '../../src/i18n/catalogue.js';
+import { memoize } from '../../src/memo.js';
 import type { PageContext } from '../../src/render/context.js';
-import { links } from '../../src/urls.js';
 import { Logo } from '../components/Logo.js';
 import { Steps } from '../components/Steps.js';
 import { Document } from '../layout/Document.js';
 
+/** What happens after a request, in the language's words: one list per language. */
+const nextSteps = memoize(({ confirmation: c }: Strings) => [
+  {
+    title: c.reviewTitle,
+    description: c.reviewDescription,
+    details: [c.reviewDetail1, c.reviewDetail2],
+  },
+  {
+    title: c.callTitle,
+    description: c.callDescription,
+    details: [c.callDetail1, c.callDetail2],
+  },
+  {
+    title: c.decideTitle,
+    description: c.decideDescription,
+    details: [c.decideDetail1, c.decideDetail2],
+  },
+]);
+
 /** /confirmation/: outside the shared layout. The script fills in the city from ?city=. */
 export function ConfirmationPage(ctx: PageContext) {
   const { site } = ctx;
-  const { phone, email, siteName } = site.settings;
-  const next = [
-    {
-      title: 'We Review Your Claim',
-      description: 'A team member reads your answers and matches you with a licensed adjuster.',
-      details: ['Within 24 hours', 'No cost to you'],
-    },
-    {
-      title: 'Your Adjuster Calls You',
-      description: 'They explain your options and book a free inspection of the damage.',
-      details: ['Policy review', 'On-site inspection'],
-    },
-    {
-      title: 'You Decide',
-      description: 'If you go ahead, you sign a written agreement. There are no upfront fees.',
-      details: ['5-15% only on success', 'You stay in control'],
-    },
-  ];
+  const { t, links } = site;
+  const { email, siteName } = site.settings;
+  const phone = site.format.phone(site.settings.phone);
+  const next = nextSteps(t);
   return (
     <Document ctx={ctx} jsonLd={[]}>
       <header className="confirm-header">
@@ -34,24 +40,38 @@ export function ConfirmationPage(ctx: PageContext) {
       </header>
       <main id="main" className="section">
         <div className="container narrow">
-          <h1>Thank You</h1>
+          <h1>{t.routes.confirmationTitle}</h1>
           <p className="lead">
-            We have received your claim request for{' '}
-            <strong data-confirmation-city="">your city</strong>. A team member will contact you
-            within 24 hours.
+            {fillParts(t.confirmation.received, {
+              city: (
+                <strong key="city" data-confirmation-city="">
+                  {t.confirmation.yourCity}
+                </strong>
+              ),
+            })}
           </p>
-          <h2>Next Steps</h2>
+          <h2>{t.confirmation.nextSteps}</h2>
           <Steps steps={next} />
           <div className="card confirm-contact">
-            <h2>Need Help Sooner?</h2>
+            <h2>{t.confirmation.helpTitle}</h2>
             <p>
-              Call us 24/7 at <a href={links.tel(phone)}>{phone}</a> or email{' '}
-              <a href={links.mailto(email)}>{email}</a>.
+              {fillParts(t.confirmation.help, {
+                phone: (
+                  <a key="phone" href={links.tel(site.settings.phone)}>
+                    {phone}
+                  </a>
+                ),
+                email: (
+                  <a key="email" href={links.mailto(email)}>
+                    {email}
+                  </a>
+                ),
+              })}
             </p>
           </div>
           <p className="confirm-actions">
             <a className="button button-primary" href={links.home} data-history-back="">
-              Return to Previous Page
+              {t.confirmation.back}
             </a>
           </p>
         </div>

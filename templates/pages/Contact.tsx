@@ -1,7 +1,6 @@
 import { LIMITS } from '../../src/lead/rules.js';
 import type { PageContext } from '../../src/render/context.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
-import { links } from '../../src/urls.js';
 import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { BusinessDetails } from '../components/BusinessDetails.js';
@@ -14,37 +13,37 @@ import { trail } from './shared.js';
 /** /contact: phone, e-mail, hours, service areas, reasons to choose us, and a message form. */
 export function ContactPage(ctx: PageContext) {
   const { site } = ctx;
-  const { phone, email, officeHours, emergencyHours, leadEndpoint } = site.settings;
-  const crumbs = trail(ctx, 'Contact');
+  const { t, links } = site;
+  const { email, officeHours, emergencyHours, leadEndpoint } = site.settings;
+  const phone = site.format.phone(site.settings.phone);
+  const c = t.contact;
+  const crumbs = trail(ctx, t.layout.contact);
   return (
     <Layout ctx={ctx} jsonLd={[business(site), breadcrumbs(site, crumbs)]}>
-      <Breadcrumbs trail={crumbs} />
+      <Breadcrumbs trail={crumbs} t={site.t} />
       <section className="hero">
         <div className="container">
-          <h1>Contact Us</h1>
-          <p className="lead">
-            Questions about a claim? Call, write or send us a message. A team member responds within
-            24 hours.
-          </p>
+          <h1>{t.routes.contactTitle}</h1>
+          <p className="lead">{c.lead}</p>
         </div>
       </section>
 
-      <section className="section" aria-label="How to reach us">
+      <section className="section" aria-label={c.reachLabel}>
         <div className="container contact-grid">
           <div className="contact-cards">
             <div className="card">
               <Icon name="phone" />
-              <h2>Phone Support 24/7</h2>
+              <h2>{c.phoneTitle}</h2>
               <p>
-                <a className="big-link" href={links.tel(phone)}>
+                <a className="big-link" href={links.tel(site.settings.phone)}>
                   {phone}
                 </a>
               </p>
-              <p className="muted">Toll-free across Canada, day and night.</p>
+              <p className="muted">{c.phoneNote}</p>
             </div>
             <div className="card">
               <Icon name="mail" />
-              <h2>Email</h2>
+              <h2>{c.emailTitle}</h2>
               <p>
                 <a className="big-link" href={links.mailto(email)}>
                   {email}
@@ -53,11 +52,11 @@ export function ContactPage(ctx: PageContext) {
             </div>
             <div className="card">
               <Icon name="clock" />
-              <h2>Hours</h2>
+              <h2>{c.hoursTitle}</h2>
               <dl className="hours">
-                <dt>Emergency response</dt>
+                <dt>{c.emergencyHours}</dt>
                 <dd>{emergencyHours}</dd>
-                <dt>Office hours</dt>
+                <dt>{c.officeHours}</dt>
                 <dd>{officeHours}</dd>
               </dl>
             </div>
@@ -66,7 +65,7 @@ export function ContactPage(ctx: PageContext) {
               site.settings.business?.licences?.length) && (
               <div className="card">
                 <Icon name="pin" />
-                <h2>Who We Are</h2>
+                <h2>{c.whoTitle}</h2>
                 {site.settings.business?.legalName && <p>{site.settings.business.legalName}</p>}
                 <BusinessDetails business={site.settings.business} t={site.t} />
               </div>
@@ -79,32 +78,35 @@ export function ContactPage(ctx: PageContext) {
             action={leadEndpoint}
             data-contact-form=""
             data-phone={phone}
+            data-text-failed={t.client.failed}
+            data-text-busy={t.client.busy}
+            data-text-sent={t.client.sent}
             aria-labelledby="contact-form-title"
           >
-            <h2 id="contact-form-title">Send Us a Message</h2>
+            <h2 id="contact-form-title">{c.formTitle}</h2>
             <input type="hidden" name="form" value="contact" />
             <input type="hidden" name="page" value={links.page('contact')} />
             <input type="hidden" name="submissionId" value="" data-submission-id="" />
-            <Honeypot />
-            <PersonFields prefix="c" phoneLabel="Phone number" phoneRequired={false} />
+            <Honeypot t={site.t} />
+            <PersonFields prefix="c" phoneLabel={c.phoneLabel} phoneRequired={false} t={t} />
             <div className="field">
-              <label htmlFor="c-message">Message</label>
+              <label htmlFor="c-message">{c.message}</label>
               <textarea id="c-message" name="message" rows={5} required maxLength={LIMITS.text} />
             </div>
             <div className="form-error" role="alert" data-form-error="" />
             <output className="form-done" data-form-done="" />
             <button type="submit" className="button button-accent">
-              Send Message
+              {c.send}
             </button>
           </form>
         </div>
       </section>
 
-      <Section id="areas-title" title="Service Areas" tone="soft">
-        <AreaCards city={site.national} />
+      <Section id="areas-title" title={c.areasTitle} tone="soft">
+        <AreaCards city={site.national} links={site.links} />
       </Section>
 
-      <Section id="reasons-title" title="Why Choose Us">
+      <Section id="reasons-title" title={c.reasonsTitle}>
         <ul className="card-grid">
           {site.content.about.reasons.map((r) => (
             <li key={r.title} className="card">

@@ -12,22 +12,20 @@ import { trail } from './shared.js';
 /** /faq: five accordion groups, with FAQPage structured data in the head. */
 export function FaqPage(ctx: PageContext) {
   const { site } = ctx;
+  const { t } = site;
   const { groups } = site.content.faq;
-  const crumbs = trail(ctx, 'FAQ');
+  const crumbs = trail(ctx, t.layout.faq);
   return (
     <Layout
       ctx={ctx}
       jsonLd={[business(site), breadcrumbs(site, crumbs), faqPage(groups.flatMap((g) => g.items))]}
     >
-      <Breadcrumbs trail={crumbs} />
+      <Breadcrumbs trail={crumbs} t={site.t} />
       <section className="hero">
         <div className="container">
-          <h1>Frequently Asked Questions</h1>
-          <p className="lead">
-            Straight answers about public adjusters in Canada: what they do, what they cost and what
-            to expect from your claim.
-          </p>
-          <nav aria-label="FAQ topics">
+          <h1>{t.pages.faqTitle}</h1>
+          <p className="lead">{t.faq.lead}</p>
+          <nav aria-label={t.faq.topicsLabel}>
             <ul className="chips chips-light">
               {groups.map((g) => (
                 <li key={g.id}>
@@ -47,7 +45,13 @@ export function FaqPage(ctx: PageContext) {
       ))}
       <Shared
         component={CallToAction}
-        props={{ phone: site.settings.phone, scope: NATIONAL, place: 'your area' }}
+        props={{
+          phone: site.format.phone(site.settings.phone),
+          scope: NATIONAL,
+          place: t.pages.yourArea,
+          t: site.t,
+          links: site.links,
+        }}
       />
     </Layout>
   );

@@ -1,29 +1,29 @@
+import { fillParts } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
 import { NATIONAL } from '../../src/site/segments.js';
-import { links } from '../../src/urls.js';
 import { Layout } from '../layout/Layout.js';
 
 /** Where the lead endpoint sends a form posted without JavaScript that it could not accept. */
 export function FormErrorPage(ctx: PageContext) {
-  const { phone } = ctx.site.settings;
+  const { t, links, settings } = ctx.site;
+  const phone = ctx.site.format.phone(settings.phone);
   return (
     <Layout ctx={ctx}>
       <section className="section">
         <div className="container narrow">
-          <h1>We Could Not Send Your Request</h1>
+          <h1>{t.routes.formErrorTitle}</h1>
           <p className="lead">
-            Go back to the form: your browser usually keeps what you typed. Or call us any time at{' '}
-            <a href={links.tel(phone)}>{phone}</a>.
+            {fillParts(t.formError.lead, {
+              phone: (
+                <a key="phone" href={links.tel(settings.phone)}>
+                  {phone}
+                </a>
+              ),
+            })}
           </p>
           <ul>
-            <li>
-              A field may be missing or not accepted: a name, phone number or city must be on one
-              line.
-            </li>
-            <li>
-              Several requests may have come from your connection in a short time: wait a minute,
-              then send again.
-            </li>
+            <li>{t.formError.fieldReason}</li>
+            <li>{t.formError.rateReason}</li>
           </ul>
           <p>
             <a
@@ -31,7 +31,7 @@ export function FormErrorPage(ctx: PageContext) {
               href={links.cityPage(NATIONAL, 'free-consultation')}
               data-history-back=""
             >
-              Go Back to the Form
+              {t.formError.back}
             </a>
           </p>
         </div>

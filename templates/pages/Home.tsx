@@ -1,9 +1,9 @@
+import { fill } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { business } from '../../src/render/structured-data.js';
 import { HOME_CITIES, topCities } from '../../src/site/model.js';
 import { NATIONAL } from '../../src/site/segments.js';
-import { links } from '../../src/urls.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { Icon, type IconName } from '../components/Icon.js';
 import { Section } from '../components/Section.js';
@@ -14,23 +14,21 @@ const BADGE_ICONS: IconName[] = ['shield', 'star', 'clock'];
 
 export function HomePage(ctx: PageContext) {
   const { site } = ctx;
-  const { phone } = site.settings;
+  const { t, links } = site;
+  const phone = site.format.phone(site.settings.phone);
   return (
     <Layout ctx={ctx} jsonLd={[business(site)]}>
       <section className="hero hero-home">
         <div className="container">
-          <p className="eyebrow">Licensed public adjusters across Canada</p>
-          <h1>Free Property Damage Assessment</h1>
-          <p className="lead">
-            Fire, water, storm or theft damage? A licensed public adjuster works for you, not your
-            insurer, to document your loss and negotiate the full settlement your policy promises.
-          </p>
+          <p className="eyebrow">{t.home.eyebrow}</p>
+          <h1>{t.home.heroTitle}</h1>
+          <p className="lead">{t.home.heroLead}</p>
           <div className="hero-actions">
             <a
               className="button button-accent"
               href={links.cityPage(NATIONAL, 'free-consultation')}
             >
-              Start Your Free Assessment
+              {t.home.startAssessment}
             </a>
             <a className="button button-light" href={links.tel(phone)}>
               <Icon name="phone" size={20} /> {phone}
@@ -39,7 +37,7 @@ export function HomePage(ctx: PageContext) {
         </div>
       </section>
 
-      <section className="badges" aria-label="Why property owners trust us">
+      <section className="badges" aria-label={t.home.badgesLabel}>
         <ul className="container badge-grid">
           {site.content.about.badges.map((b, i) => (
             <li key={b.title} className="badge">
@@ -53,11 +51,7 @@ export function HomePage(ctx: PageContext) {
         </ul>
       </section>
 
-      <Section
-        id="cities-title"
-        title="Public Adjusters in Canada's Largest Cities"
-        intro="Choose your city to get matched with a licensed adjuster who knows local claims."
-      >
+      <Section id="cities-title" title={t.home.citiesTitle} intro={t.home.citiesIntro}>
         <ul className="city-grid">
           {topCities(site, HOME_CITIES).map((c) => (
             <li key={c.slug} className="card city-card">
@@ -67,31 +61,45 @@ export function HomePage(ctx: PageContext) {
               <p className="muted">{c.province}</p>
               <ul className="link-list">
                 <li>
-                  <a href={links.cityPage(c, 'public-adjusters')}>Find adjusters in {c.name}</a>
+                  <a href={links.cityPage(c, 'public-adjusters')}>
+                    {fill(t.home.findAdjustersIn, { city: c.name })}
+                  </a>
                 </li>
                 <li>
-                  <a href={links.cityPage(c, 'top-adjusters')}>Top adjusters in {c.name}</a>
+                  <a href={links.cityPage(c, 'top-adjusters')}>
+                    {fill(t.home.topAdjustersIn, { city: c.name })}
+                  </a>
                 </li>
                 <li>
-                  <a href={links.cityPage(c, 'claims-offices')}>Claims offices in {c.name}</a>
+                  <a href={links.cityPage(c, 'claims-offices')}>
+                    {fill(t.home.claimsOfficesIn, { city: c.name })}
+                  </a>
                 </li>
                 <li>
-                  <a href={links.cityPage(c, 'free-consultation')}>Free consultation in {c.name}</a>
+                  <a href={links.cityPage(c, 'free-consultation')}>
+                    {fill(t.home.freeConsultationIn, { city: c.name })}
+                  </a>
                 </li>
               </ul>
             </li>
           ))}
         </ul>
         <p className="more-link">
-          <a href={links.page('sitemap')}>See all cities we serve</a>
+          <a href={links.page('sitemap')}>{t.home.allCities}</a>
         </p>
       </Section>
 
-      <Section id="how-title" title="How It Works" tone="soft">
+      <Section id="how-title" title={t.pages.howItWorks} tone="soft">
         <Shared component={Steps} props={{ steps: site.content.process.howItWorks }} />
       </Section>
 
-      <CallToAction phone={phone} scope={NATIONAL} place="your area" />
+      <CallToAction
+        phone={phone}
+        scope={NATIONAL}
+        place={t.pages.yourArea}
+        t={site.t}
+        links={site.links}
+      />
     </Layout>
   );
 }

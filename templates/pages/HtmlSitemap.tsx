@@ -1,15 +1,27 @@
+import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
-import { formatWhole } from '../../src/site/format.js';
+import type { Formats } from '../../src/site/format.js';
 import { type ProvinceGroup, provinceGroups } from '../../src/site/model.js';
 import { NATIONAL } from '../../src/site/segments.js';
 import { slugify } from '../../src/site/slug.js';
-import { links } from '../../src/urls.js';
+import type { Links } from '../../src/urls.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { Layout } from '../layout/Layout.js';
 import { trail } from './shared.js';
 
-function Group({ group }: { group: ProvinceGroup }) {
+function Group({
+  group,
+  t,
+  links,
+  format,
+}: {
+  group: ProvinceGroup;
+  t: Strings;
+  links: Links;
+  format: Formats;
+}) {
   const id = `p-${group.code.toLowerCase()}`;
+  const s = t.htmlSitemap;
   return (
     <section className="sitemap-group" aria-labelledby={id}>
       <h3 id={id}>
@@ -21,20 +33,22 @@ function Group({ group }: { group: ProvinceGroup }) {
             <h4>
               <a href={links.city(c)}>{c.name}</a>
             </h4>
-            <p className="muted">Population {formatWhole(c.population)}</p>
+            <p className="muted">
+              {fill(s.population, { population: format.whole(c.population) })}
+            </p>
             <p>{c.description}</p>
             <ul className="link-row">
               <li>
-                <a href={links.cityPage(c, 'public-adjusters')}>Find adjusters</a>
+                <a href={links.cityPage(c, 'public-adjusters')}>{s.findAdjusters}</a>
               </li>
               <li>
-                <a href={links.cityPage(c, 'top-adjusters')}>Top adjusters</a>
+                <a href={links.cityPage(c, 'top-adjusters')}>{s.topAdjusters}</a>
               </li>
               <li>
-                <a href={links.cityPage(c, 'claims-offices')}>Claims offices</a>
+                <a href={links.cityPage(c, 'claims-offices')}>{s.claimsOffices}</a>
               </li>
               <li>
-                <a href={links.cityPage(c, 'free-consultation')}>Free consultation</a>
+                <a href={links.cityPage(c, 'free-consultation')}>{s.freeConsultation}</a>
               </li>
             </ul>
           </li>
@@ -46,38 +60,51 @@ function Group({ group }: { group: ProvinceGroup }) {
 
 /** /sitemap (noindex): provinces alphabetically, cities by population, territories apart. */
 export function HtmlSitemapPage(ctx: PageContext) {
-  const { provinces, territories } = provinceGroups(ctx.site);
-  const sitePages = ctx.pages.filter((p) =>
-    ['home', 'about', 'services', 'faq', 'contact', 'blog', 'privacy', 'terms'].includes(p.route),
+  const { site } = ctx;
+  const { t, links, format } = site;
+  const s = t.htmlSitemap;
+  const { provinces, territories } = provinceGroups(site);
+  // The site pages in the page's own language.
+  const sitePages = ctx.pages.filter(
+    (p) =>
+      p.lang === ctx.page.lang &&
+      ['home', 'about', 'services', 'faq', 'contact', 'blog', 'privacy', 'terms'].includes(p.route),
   );
   return (
     <Layout ctx={ctx}>
-      <Breadcrumbs trail={trail(ctx, 'Sitemap')} />
+      <Breadcrumbs trail={trail(ctx, t.layout.footerSitemap)} t={site.t} />
       <section className="section">
         <div className="container">
-          <h1>Sitemap</h1>
+          <h1>{t.routes.sitemapTitle}</h1>
           <p>
-            Every city we serve, by province and territory. Search engines can use the{' '}
-            <a href={links.sitemapXml}>XML sitemap</a>.
+            {fillParts(s.intro, {
+              link: (
+                <a key="link" href={links.sitemapXml}>
+                  {s.xmlSitemap}
+                </a>
+              ),
+            })}
           </p>
-          <h2>Site Pages</h2>
+          <h2>{s.sitePages}</h2>
           <ul className="link-row">
             {sitePages.map((p) => (
               <li key={p.path}>
-                <a href={p.path}>{p.route === 'home' ? 'Home' : p.title}</a>
+                <a href={p.path}>{p.route === 'home' ? t.layout.home : p.title}</a>
               </li>
             ))}
             <li>
-              <a href={links.cityPage(NATIONAL, 'public-adjusters')}>Public Adjusters in Canada</a>
+              <a href={links.cityPage(NATIONAL, 'public-adjusters')}>
+                {t.layout.footerAdjustersInCanada}
+              </a>
             </li>
           </ul>
-          <h2>Provinces</h2>
+          <h2>{s.provinces}</h2>
           {provinces.map((g) => (
-            <Group key={g.code} group={g} />
+            <Group key={g.code} group={g} t={t} links={links} format={format} />
           ))}
-          <h2>Territories</h2>
+          <h2>{s.territories}</h2>
           {territories.map((g) => (
-            <Group key={g.code} group={g} />
+            <Group key={g.code} group={g} t={t} links={links} format={format} />
           ))}
         </div>
       </section>

@@ -1,27 +1,37 @@
+import { fillParts } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
-import { links } from '../../src/urls.js';
 import { Layout } from '../layout/Layout.js';
+
+/** The cities the City Not Found screen offers, by slug. */
+const QUICK = ['toronto', 'vancouver', 'montreal', 'calgary'];
 
 /**
  * 404.html. The City Not Found screen shows by default; the browser script looks the first path
  * segment up, redirects to a matching city, or switches to the other screens.
  */
 export function NotFoundPage(ctx: PageContext) {
-  const quick = [
-    { slug: 'toronto', name: 'Toronto' },
-    { slug: 'vancouver', name: 'Vancouver' },
-    { slug: 'montreal', name: 'Montreal' },
-    { slug: 'calgary', name: 'Calgary' },
-  ];
+  const { t, links } = ctx.site;
+  const n = t.notFound;
+  // The most requested cities, named as the page's language names them.
+  const quick = QUICK.map((slug) => ctx.site.bySlug.get(slug) ?? { slug, name: slug });
   return (
     <Layout ctx={ctx}>
       <section className="section" data-not-found="city" data-city-index={ctx.assets.cityIndex}>
         <div className="container narrow">
-          <h1>City Not Found</h1>
+          <h1>{n.cityTitle}</h1>
           <p className="lead">
-            No city matches <strong data-typed-slug="">the address you typed</strong>. Try one of
-            our most requested cities, or find yours on the{' '}
-            <a href={links.page('sitemap')}>sitemap</a>.
+            {fillParts(n.cityLead, {
+              typed: (
+                <strong key="typed" data-typed-slug="">
+                  {n.typedAddress}
+                </strong>
+              ),
+              sitemap: (
+                <a key="sitemap" href={links.page('sitemap')}>
+                  {n.sitemapLink}
+                </a>
+              ),
+            })}
           </p>
           <ul className="chips">
             {quick.map((c) => (
@@ -34,25 +44,25 @@ export function NotFoundPage(ctx: PageContext) {
           </ul>
           <p>
             <a className="button button-primary" href={links.home}>
-              Go to the homepage
+              {n.home}
             </a>
           </p>
         </div>
       </section>
       <section className="section" data-not-found="service" hidden>
         <div className="container narrow">
-          <h2>Page Not Found</h2>
-          <p className="lead">The requested service could not be found.</p>
+          <h2>{t.routes.notFoundTitle}</h2>
+          <p className="lead">{n.serviceLead}</p>
           <p>
             <a className="button button-primary" href={links.page('services')}>
-              See our services
+              {n.services}
             </a>
           </p>
         </div>
       </section>
       <section className="section" data-not-found="plain" hidden>
         <div className="container narrow">
-          <p>City not found</p>
+          <p>{n.plain}</p>
         </div>
       </section>
     </Layout>

@@ -1,3 +1,4 @@
+import { fill } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
@@ -14,39 +15,45 @@ import { cityOf, trail } from './shared.js';
 /** /services and /{city}/services: the six service cards plus the shared sections. */
 export function ServicesPage(ctx: PageContext) {
   const { site } = ctx;
+  const { t } = site;
   const city = cityOf(ctx);
-  const place = city.national ? 'Canada' : city.name;
+  const place = city.national ? t.routes.country : city.name;
   const heading =
     ctx.page.route === 'services'
-      ? 'Our Insurance Claim Services'
-      : `Insurance Claim Services in ${city.name}`;
-  const crumbs = trail(ctx, 'Services');
+      ? t.services.title
+      : fill(t.services.cityTitle, { city: city.name });
+  const crumbs = trail(ctx, t.layout.services);
   const terms = termsIn(isQuebec(city), site.content);
   return (
     <Layout ctx={ctx} jsonLd={[businessFor(site, isQuebec(city)), breadcrumbs(site, crumbs)]}>
-      <Breadcrumbs trail={crumbs} />
+      <Breadcrumbs trail={crumbs} t={site.t} />
       <section className="hero">
         <div className="container">
           <h1>{heading}</h1>
-          <p className="lead">
-            {terms.servicesLead ??
-              'Whatever damaged your home or business, a licensed public adjuster can take the claim off your hands, from the first inspection to the final cheque. No upfront fees: 5-15% of the settlement, only when you are paid.'}
-          </p>
+          <p className="lead">{terms.servicesLead ?? t.services.lead}</p>
         </div>
       </section>
-      <Section id="cards-title" title="Claims We Handle">
-        <ServiceCards cards={site.content.services.cards} scope={city.slug} place={place} />
+      <Section id="cards-title" title={t.pages.claimsWeHandle}>
+        <ServiceCards
+          cards={site.content.services.cards}
+          scope={city.slug}
+          place={place}
+          t={site.t}
+          links={site.links}
+        />
       </Section>
-      <Section id="how-title" title="How It Works" tone="soft">
+      <Section id="how-title" title={t.pages.howItWorks} tone="soft">
         <Shared component={Steps} props={{ steps: terms.steps(site.content.process.howItWorks) }} />
       </Section>
       <Shared
         component={CallToAction}
         props={{
-          phone: site.settings.phone,
+          phone: site.format.phone(site.settings.phone),
           scope: scopeSlug(ctx),
           place: place,
           text: terms.cta(place),
+          t: site.t,
+          links: site.links,
         }}
       />
     </Layout>

@@ -1,22 +1,20 @@
+import { fill } from '../../src/i18n/catalogue.js';
 import { memoize } from '../../src/memo.js';
 import type { PageContext } from '../../src/render/context.js';
 import { breadcrumbs, businessFor, faqPage, service } from '../../src/render/structured-data.js';
 import type { QA } from '../../src/site/content-schema.js';
 import type { City } from '../../src/site/model.js';
-import { links } from '../../src/urls.js';
 import type { Crumb } from '../components/Breadcrumbs.js';
 import { isQuebec } from './quebec.js';
 
 /** The city a page is about; site pages speak for the whole country. */
 export const cityOf = (ctx: PageContext): City => ctx.page.city ?? ctx.site.national;
 
-/** Fills the {city} placeholder of shared content. */
-export const fill = (text: string, place: string) => text.replaceAll('{city}', place);
-
 /** Home > City > this page, for city pages; Home > this page otherwise. */
 export function trail(ctx: PageContext, current: string): Crumb[] {
   const { page } = ctx;
-  const crumbs: Crumb[] = [{ name: 'Home', path: links.home }];
+  const { links } = ctx.site;
+  const crumbs: Crumb[] = [{ name: ctx.site.t.layout.home, path: links.home }];
   const city = page.city;
   if (city && page.path !== links.city(city))
     crumbs.push({ name: city.name, path: links.city(city) });
@@ -28,9 +26,9 @@ export function trail(ctx: PageContext, current: string): Crumb[] {
 export function placeFaq(ctx: PageContext, place: string): QA[] {
   const quebec = isQuebec(ctx.page.city);
   return ctx.site.content.cityFaq.map((q) => ({
-    question: fill(q.question, place),
+    question: fill(q.question, { city: place }),
     // An answer quoting the rest of Canada's fee has its Québec answer (the loader checks).
-    answer: fill((quebec && q.quebecAnswer) || q.answer, place),
+    answer: fill((quebec && q.quebecAnswer) || q.answer, { city: place }),
   }));
 }
 
@@ -60,10 +58,10 @@ export function localServiceJsonLd(
 ) {
   const { site, page } = ctx;
   return [
-    // A province's page under canada/ is in Québec when its area is.
-    businessFor(site, isQuebec(city) || (city.national && page.area?.name === 'Quebec')),
+    // A province's page under canada/ is in Québec when its area is: by slug, in any language.
+    businessFor(site, isQuebec(city) || (city.national && page.area?.slug === 'quebec')),
     breadcrumbs(site, crumbs),
-    service(site, page, city, 'Public adjusting'),
+    service(site, page, city, site.t.pages.serviceName),
     ...(faqs.length > 0 ? [faqPage(faqs)] : []),
   ];
 }
