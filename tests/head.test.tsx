@@ -27,6 +27,10 @@ const pageAt = (path: string) => {
 };
 
 /** The head as the templates wrote it in JSX before it became text: React's own markup. */
+function Alternate({ lang, href }: { lang: string; href: string }) {
+  return <link rel="alternate" hrefLang={lang} href={href} />;
+}
+
 function reactHead(ctx: PageContext, jsonLd: readonly object[]): string {
   const { page } = ctx;
   const { siteName } = site.settings;
@@ -34,7 +38,7 @@ function reactHead(ctx: PageContext, jsonLd: readonly object[]): string {
   const title = page.route === 'home' || branded.length > 70 ? page.title : branded;
   const url = absoluteUrl(site.settings.baseUrl, page.path);
   const html = renderToStaticMarkup(
-    <html lang="en-CA">
+    <html lang={page.lang === 'fr' ? 'fr-CA' : 'en-CA'}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -53,7 +57,24 @@ function reactHead(ctx: PageContext, jsonLd: readonly object[]): string {
         <meta property="og:title" content={title} />
         <meta property="og:description" content={page.description} />
         {page.sitemap !== null && <meta property="og:url" content={url} />}
-        <meta property="og:locale" content="en_CA" />
+        <meta property="og:locale" content={page.lang === 'fr' ? 'fr_CA' : 'en_CA'} />
+        {page.sitemap !== null && page.alternate && (
+          <>
+            <meta property="og:locale:alternate" content={page.lang === 'fr' ? 'en_CA' : 'fr_CA'} />
+            <Alternate lang={page.lang === 'fr' ? 'fr-CA' : 'en-CA'} href={url} />
+            <Alternate
+              lang={page.lang === 'fr' ? 'en-CA' : 'fr-CA'}
+              href={absoluteUrl(site.settings.baseUrl, page.alternate)}
+            />
+            <Alternate
+              lang="x-default"
+              href={absoluteUrl(
+                site.settings.baseUrl,
+                page.lang === 'fr' ? page.alternate : page.path,
+              )}
+            />
+          </>
+        )}
         <meta
           property="og:image"
           content={absoluteUrl(site.settings.baseUrl, `/${ctx.share.of(page).file}`)}
@@ -82,10 +103,14 @@ function reactHead(ctx: PageContext, jsonLd: readonly object[]): string {
     </html>,
   );
   // React writes the attribute as its JSX name; HTML names it in lower case.
-  return html
-    .replace('<html lang="en-CA"><head>', '')
-    .replace('</head></html>', '')
-    .replace('<meta charSet=', '<meta charset=');
+  return (
+    html
+      .replace(/^<html lang="[a-z]{2}-CA"><head>/, '')
+      // React writes the attribute as its prop is spelled; HTML's name is lower case.
+      .replaceAll(' hrefLang="', ' hreflang="')
+      .replace('</head></html>', '')
+      .replace('<meta charSet=', '<meta charset=')
+  );
 }
 
 describe('the document head, written as text', () => {
@@ -98,6 +123,8 @@ describe('the document head, written as text', () => {
       '/st-johns/public-adjusters/',
       '/val-dor/about/',
       '/montreal/cote-des-neiges-notre-dame-de-grace/',
+      '/fr/montreal/',
+      '/fr/montreal/experts-en-sinistre/',
       '/sitemap/',
       '/confirmation/',
       '/404.html',

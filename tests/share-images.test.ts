@@ -45,10 +45,24 @@ describe('share images: which page shows which', async () => {
     expect(byPath.get('/')?.card.title).toBe('Licensed Public Adjusters Across Canada');
     // Pages nobody shares (the confirmation, not found) show the home page's.
     expect(byPath.get('/404.html')).toBe(byPath.get('/'));
-    // One per city, province, site page and post: 169 + 13 + 8 + the posts.
+    // One per city, province, site page and post: 169 + 13 + 8 + the posts; in French, one per
+    // Québec city, the national entry, Québec's page and the 7 site pages with a translation.
     const all = images.all(pages);
     expect(new Set(all.map((i) => i.file)).size).toBe(all.length);
-    expect(all.length).toBe(169 + 13 + 8 + site.content.posts.length);
+    const english = all.filter((i) => !i.card.id.startsWith('fr-'));
+    expect(english.length).toBe(169 + 13 + 8 + site.content.posts.length);
+    const quebec = site.cities.filter((c) => c.provinceCode === 'QC').length;
+    expect(all.length - english.length).toBe(quebec + 1 + 1 + 7);
+    // A French page shows its French card, in its own file.
+    const montreal = byPath.get('/fr/montreal/');
+    expect(montreal?.card).toMatchObject({
+      id: 'fr-city-montreal',
+      kicker: 'Experts en sinistre à',
+      title: 'Montréal',
+    });
+    expect(montreal?.alt).toBe(
+      'ClaimRight Canada. Experts en sinistre à Montréal, Québec. Évaluation gratuite\u00a0: 1\u00a0888\u00a0339-9809',
+    );
   });
 
   it('names an image by what it shows and the code that draws it', async () => {

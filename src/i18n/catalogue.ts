@@ -32,6 +32,11 @@ const CONTRACTIONS: ReadonlyArray<[RegExp, string]> = [
   [/(^|[\s\u00a0])à Canada\b/g, '$1au Canada'],
   [/(^|[\s\u00a0])de Canada\b/g, '$1du Canada'],
   [/(^|[\s\u00a0])à votre région\b/g, '$1dans votre région'],
+  // A name that starts with an article: à Le Plateau-Mont-Royal, au Plateau-Mont-Royal.
+  [/(^|[\s\u00a0])à [Ll]e /g, '$1au '],
+  [/(^|[\s\u00a0])de [Ll]e /g, '$1du '],
+  [/(^|[\s\u00a0])à [Ll]es /g, '$1aux '],
+  [/(^|[\s\u00a0])de [Ll]es /g, '$1des '],
   [/(^|[\s(«\u00a0])de ([AEIOUYÀÂÉÈÊÎÏÔÛ])/g, "$1d'$2"],
 ];
 

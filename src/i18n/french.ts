@@ -75,7 +75,8 @@ export function frenchSite(
     const name = (city.national ? places.provinces[a.name] : places.areaNames?.[a.name]) ?? a.name;
     if (!a.description) return { ...a, name };
     const description = described?.[a.name];
-    if (!description && coveredInFrench(city))
+    // A city with no French at all is reported once, by its description.
+    if (!description && described && coveredInFrench(city))
       issues.push({
         file: placesFile,
         record: city.slug,

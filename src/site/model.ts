@@ -163,7 +163,8 @@ export function provinceGroups(site: Site): {
     slug: slugify(p.name),
     code: p.code,
     territory: p.territory,
-    cities: site.cities.filter((c) => c.provinceCode === p.code),
+    // The cities the site's language has pages for (all in English).
+    cities: site.cities.filter((c) => c.provinceCode === p.code && site.covers(c)),
   }))
     // PROVINCES lists the provinces, then the territories, each alphabetically.
     .filter((g) => g.cities.length > 0);

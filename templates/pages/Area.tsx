@@ -137,7 +137,8 @@ export function AreaPage(ctx: PageContext) {
       )}
 
       <CatastropheSection
-        place={area.name}
+        // A province with its article where the language wants one ("au Québec").
+        place={province ? fill(t.area.provinceArticle, { area: area.name }) : area.name}
         catastrophes={catastrophes}
         cities={site.bySlug}
         t={site.t}

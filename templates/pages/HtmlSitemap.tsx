@@ -25,7 +25,7 @@ function Group({
   return (
     <section className="sitemap-group" aria-labelledby={id}>
       <h3 id={id}>
-        <a href={links.cityPage(NATIONAL, slugify(group.province))}>{group.province}</a>
+        <a href={links.cityPage(NATIONAL, group.slug)}>{group.province}</a>
       </h3>
       <ul className="sitemap-cities">
         {group.cities.map((c) => (

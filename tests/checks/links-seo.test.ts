@@ -121,11 +121,21 @@ describe('links across the whole built site', () => {
 });
 
 describe('sitemap.xml and robots.txt', () => {
-  it('validates against the sitemaps.org schema', async () => {
-    const xsd = await readFile(path.join(ROOT, 'node_modules/sitemap/schema/sitemap.xsd'), 'utf8');
+  it("validates against the sitemaps.org schema, its translations' xhtml:link alternates included", async () => {
+    const schemas = path.join(ROOT, 'tests/fixtures/schemas');
+    const read = async (dir: string, fileName: string) => ({
+      fileName,
+      contents: await readFile(path.join(dir, fileName), 'utf8'),
+    });
+    const text = byRel.get('sitemap.xml')?.text ?? '';
+    expect(text).toContain('<xhtml:link rel="alternate" hreflang="fr-CA"');
     const result = await validateXML({
-      xml: [{ fileName: 'sitemap.xml', contents: byRel.get('sitemap.xml')?.text ?? '' }],
-      schema: [xsd],
+      xml: [{ fileName: 'sitemap.xml', contents: text }],
+      schema: [await read(schemas, 'sitemap-with-alternates.xsd')],
+      preload: [
+        await read(path.join(ROOT, 'node_modules/sitemap/schema'), 'sitemap.xsd'),
+        await read(schemas, 'xhtml-link.xsd'),
+      ],
     });
     expect(result.errors.map((e) => e.rawMessage)).toEqual([]);
     expect(result.valid).toBe(true);

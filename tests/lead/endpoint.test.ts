@@ -212,6 +212,66 @@ describe('the lead endpoint', () => {
     expect(crm.contacts.size).toBe(2);
   });
 
+  it('answers a French page in French and marks its lead so the owner calls back in French', async () => {
+    crm = await startFakeCrm({ api: 'v2' });
+    const e = await endpoint(crm.env());
+    const s = sampleClaim({ city: 'Montréal', page: '/fr/montreal/experts-en-sinistre/' });
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(s)) {
+      if (k === 'damageTypes') for (const d of v as string[]) form.append(k, d);
+      else if (k === 'hasStartedClaim') form.append(k, 'true');
+      else form.append(k, String(v));
+    }
+    const res = await e.post(form.toString(), {
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`${ORIGIN}/fr/confirmation/?city=Montr%C3%A9al`);
+    const contact = crm.contacts.get('c1') as { tags?: string[]; customFields?: unknown[] };
+    expect(contact.tags).toEqual(['Insurance Claim', 'residential', 'water', 'storm', 'French']);
+    expect(contact.customFields).toContainEqual({
+      key: 'preferred_language',
+      field_value: 'French',
+    });
+    // A refused form goes back to the French error page.
+    form.set('email', 'pas-un-courriel');
+    form.set('submissionId', 'another-submission-0002');
+    const bad = await e.post(form.toString(), {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Referer: `${ORIGIN}/fr/montreal/`,
+    });
+    expect(bad.headers.get('location')).toBe(`${ORIGIN}/fr/erreur-formulaire/?status=400`);
+    // Refused before the form is read (an origin it does not know): the page that posted says.
+    const wrongType = await e.post('x', {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Referer: `${ORIGIN}/fr/nous-joindre/`,
+      Origin: 'https://elsewhere.example',
+    });
+    expect(wrongType.headers.get('location')).toBe('/fr/erreur-formulaire/?status=403');
+    // A message from the French contact page is tagged too.
+    const message = await e.post(
+      JSON.stringify({
+        form: 'contact',
+        submissionId: 'msg-0000-0000-0002',
+        page: '/fr/nous-joindre/',
+        fullName: 'Élise Tremblay',
+        email: 'elise@example.ca',
+        phone: '',
+        message: 'Desservez-vous Lévis?',
+      }),
+    );
+    expect(message.status).toBe(200);
+    expect(crm.contacts.get('c2')).toMatchObject({ tags: ['Website Message', 'French'] });
+    // An English lead is sent as the spec's payload has it: no language tag or field.
+    await e.post(JSON.stringify(sampleClaim({ email: 'en@example.ca', phone: '416-555-0177' })));
+    const english = crm.contacts.get('c3') as {
+      tags?: string[];
+      customFields?: Array<{ key?: string }>;
+    };
+    expect(english.tags).not.toContain('French');
+    expect(english.customFields?.map((f) => f.key)).not.toContain('preferred_language');
+  });
+
   it('delivers the contact-page message with its note', async () => {
     crm = await startFakeCrm({ api: 'v2' });
     const e = await endpoint(crm.env());
