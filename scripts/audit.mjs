@@ -10,7 +10,7 @@ import { generate, startServer } from '../lib/cli.cjs';
 
 // Indexable pages of each template with a form: a page left out of the index on purpose (a
 // city's other landing pages, its claim-type pages) fails Lighthouse's is-crawlable by design.
-const PAGES = ['/', '/toronto/', '/canada/fire-damage-claims/', '/faq/'];
+const PAGES = ['/', '/toronto/', '/canada/fire-damage-claims/', '/faq/', '/fr/montreal/'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 1;

@@ -60,7 +60,7 @@ for (const width of WIDTHS) {
       const { page, context } = await openPage(env.browser, width);
       const found: string[] = [];
       await page.goto(`${env.site.url}/toronto/public-adjusters`);
-      if (width < 960) {
+      if (width < 1200) {
         await page.locator('[data-menu-toggle]').click();
         await page.waitForTimeout(300);
         found.push(...(await violations(page, 'menu open')));

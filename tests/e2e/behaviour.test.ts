@@ -206,7 +206,7 @@ for (const width of WIDTHS) {
       const { page, context, errors } = await openPage(env.browser, width);
       await page.goto(`${env.site.url}/toronto`);
       const toggle = page.locator('[data-menu-toggle]');
-      if (width >= 960) {
+      if (width >= 1200) {
         // The desktop header shows the links in line and no toggle.
         expect(await toggle.isVisible()).toBe(false);
         expect(await page.locator('#site-menu a[href="/faq/"]').isVisible()).toBe(true);
