@@ -19,7 +19,7 @@ import { loadSite } from '../src/site/load.js';
 import { inLanguage } from '../src/site/model.js';
 import { type LanguagePaths, localizePath } from '../src/urls.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { BUNDLED_DATA, dataCopy } from './helpers.js';
+import { BUNDLED_DATA, dataCopy, runCli, scanTree, treeBytes } from './helpers.js';
 
 const site = await loadSite(BUNDLED_DATA);
 const pages = buildPages(site);
@@ -283,4 +283,50 @@ describe('the French site', () => {
       '/fr/montreal/',
     );
   });
+});
+
+describe('the French pages in an incremental build', () => {
+  it('an edit of the French data renders again the French pages that show it, and only they change', async () => {
+    const { dir, data, out } = await dataCopy(BUNDLED_DATA);
+    // The compiled CLI, whose build key lets a build reuse the last one's pages.
+    const generate = (to: string) => {
+      const r = runCli(['generate', '--data', data, '--out', to, '--no-audit'], {
+        env: { SOURCE_DATE_EPOCH: String(Date.parse('2026-11-24T12:00:00Z') / 1000) },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      return Number(/\(([\d,]+) rendered\)/.exec(r.stdout)?.[1]?.replaceAll(',', ''));
+    };
+    generate(out);
+    const before = await scanTree(out);
+    await edit(data, 'fr/places.json', (p: { cities: Record<string, { description: string }> }) => {
+      const montreal = p.cities.montreal;
+      if (montreal) montreal.description += ' Une phrase ajoutée pour le test.';
+    });
+    const rendered = generate(out);
+    const fresh = path.join(dir, 'fresh');
+    generate(fresh);
+    expect(await treeBytes(out)).toEqual(await treeBytes(fresh));
+    const after = await scanTree(out);
+    const changed = [...after.keys()].filter(
+      (rel) => before.get(rel)?.mtimeMs !== after.get(rel)?.mtimeMs,
+    );
+    expect(changed.length).toBeGreaterThan(0);
+    // Montréal's French pages that show its description, and nothing in English.
+    for (const rel of changed) expect(rel, rel).toMatch(/^(fr\/|sitemap\.xml$|\.)/);
+    expect(changed).toContain('fr/montreal/index.html');
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(50);
+    // A French name: the pages that list the city among their neighbours show it too.
+    await edit(data, 'fr/places.json', (p: { cities: Record<string, { name?: string }> }) => {
+      const laval = p.cities.laval;
+      if (laval) laval.name = 'Laval-sur-Essai';
+    });
+    generate(out);
+    const fresher = path.join(dir, 'fresher');
+    generate(fresher);
+    expect(await treeBytes(out)).toEqual(await treeBytes(fresher));
+    expect(await readFile(path.join(out, 'fr/montreal/index.html'), 'utf8')).toContain(
+      'Laval-sur-Essai',
+    );
+  }, 120_000);
 });

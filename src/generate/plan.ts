@@ -1,6 +1,6 @@
 import { hash } from '../hash.js';
 import { NEARBY } from '../routes.js';
-import { nearbyInputs, restoreNearby } from '../site/model.js';
+import { inLanguage, nearbyInputs, restoreNearby } from '../site/model.js';
 import type { Inputs } from './inputs.js';
 import { Fingerprints, type Manifest } from './manifest.js';
 
@@ -53,8 +53,10 @@ export function planPages(
   // What pages read is mostly shared (a city by its dozen pages): each object is hashed once.
   const prints = new Fingerprints();
   for (const [index, page] of pages.entries()) {
+    // Read in the page's language: a French page lists its neighbours by their French names.
     // The share image's name too: the page links to it, and it names everything the image shows.
-    const fp = `${prints.of(readsOf.get(page.route)?.(page, site))}:${inputs.share.of(page).key.slice(0, 10)}`;
+    const reads = readsOf.get(page.route)?.(page, inLanguage(site, page.lang));
+    const fp = `${prints.of(reads)}:${inputs.share.of(page).key.slice(0, 10)}`;
     fingerprints[page.file] = fp;
     (reusable?.pages[page.file] === fp ? unchanged : changed).push(index);
   }
