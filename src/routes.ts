@@ -425,6 +425,9 @@ export function buildPages(site: Site, routes: readonly Route[] = ROUTES): Page[
   if (translated.length === 0) return english;
   const byEnglish = new Map(translated.map((p) => [p.alternate, p.path]));
   for (const page of english) page.alternate = byEnglish.get(page.path) ?? null;
+  // A not-found page is served for an unknown address, never at its own: no page links to it.
+  for (const page of [...english, ...translated])
+    if (page.route === 'not-found') page.alternate = null;
   return [...english, ...translated];
 }
 

@@ -24,7 +24,8 @@ import { BUNDLED_DATA, dataCopy, runCli, scanTree, treeBytes } from './helpers.j
 const site = await loadSite(BUNDLED_DATA);
 const pages = buildPages(site);
 const byPath = new Map(pages.map((p) => [p.path, p]));
-const french = pages.filter((p) => p.lang === 'fr');
+// Pairs of pages; the French not-found page, which hosts serve for unknown addresses, has none.
+const french = pages.filter((p) => p.lang === 'fr' && p.route !== 'not-found');
 const assets = { css: '/assets/site.css', js: '/assets/app.js', cityIndex: '/assets/cities.json' };
 const share = shareImages(site);
 const fragments = new FragmentCache();
@@ -161,13 +162,14 @@ describe('the French site', () => {
       (p) =>
         (p.city?.provinceCode === 'QC' ||
           (p.city?.national && (!p.area || p.area.slug === 'quebec')) ||
-          (!p.city && !['blog', 'blog-post'].includes(p.route))) &&
+          (!p.city && !['blog', 'blog-post', 'not-found'].includes(p.route))) &&
         p.route !== 'blog-post',
     );
     expect(french.map((p) => p.alternate).sort()).toEqual(expected.map((p) => p.path).sort());
     expect(quebec.length).toBeGreaterThan(25);
     expect(byPath.get('/fr/montreal/experts-en-sinistre/')?.route).toBe('questionnaire');
     expect(byPath.get('/fr/canada/dommages-incendie/')?.route).toBe('claim-type');
+    expect(byPath.get('/fr/404.html')?.lang).toBe('fr');
     expect(byPath.has('/fr/toronto/')).toBe(false);
     expect(byPath.has('/fr/canada/ontario/')).toBe(false);
     expect(fr.bySlug.get('montreal')?.name).toBe('Montréal');

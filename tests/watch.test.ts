@@ -174,6 +174,8 @@ describe('claimsite dev', () => {
     for (const f of [
       'src',
       'templates',
+      // The CLI carries the English catalogue, which the build reads from data/i18n.
+      'data',
       'scripts',
       'bin',
       'package.json',

@@ -34,6 +34,9 @@ function served(host: Host, url: string): string | null {
   return answer.status === 200 ? answer.file : null;
 }
 
+/** The not-found pages, which hosts serve for unknown addresses, not at an address of their own. */
+const isNotFound = (rel: string) => rel === '404.html' || rel === 'fr/404.html';
+
 const internal = (url: string) => url.startsWith('/') && !url.startsWith('//');
 
 /** Every internal URL in a page or its head, JSON-LD and Open Graph included, as written. */
@@ -73,7 +76,7 @@ describe('links across the whole built site', () => {
   it('every page answers at its path, and the other slash form reaches it with one redirect', () => {
     const problems: string[] = [];
     for (const f of pages) {
-      if (f.rel === '404.html') continue;
+      if (isNotFound(f.rel)) continue;
       const p = pathForFile(f.rel);
       const other = p === '/' ? '/index.html' : p.slice(0, -1);
       for (const host of HOSTS) {
@@ -146,7 +149,7 @@ describe('sitemap.xml and robots.txt', () => {
       (m) => m[1],
     );
     const expected = indexable
-      .filter((f) => f.rel !== '404.html')
+      .filter((f) => !isNotFound(f.rel))
       .map((f) => `${BASE}${pathForFile(f.rel)}`);
     expect(locs.length).toBe(expected.length);
     expect(new Set(locs)).toEqual(new Set(expected));
@@ -163,13 +166,14 @@ describe('SEO of every indexable page', () => {
     const titles = new Map<string, string>();
     const descriptions = new Map<string, string>();
     for (const f of indexable) {
-      if (f.rel === '404.html') continue;
+      if (isNotFound(f.rel)) continue;
       const root = parse(f.text);
       const where = pathForFile(f.rel);
       const h1 = root.querySelectorAll('h1').length;
       if (h1 !== 1) problems.push(`${where}: ${h1} h1 elements`);
-      if (root.querySelector('html')?.getAttribute('lang') !== 'en-CA')
-        problems.push(`${where}: lang is not en-CA`);
+      const lang = where.startsWith('/fr/') ? 'fr-CA' : 'en-CA';
+      if (root.querySelector('html')?.getAttribute('lang') !== lang)
+        problems.push(`${where}: lang is not ${lang}`);
       const title = root.querySelector('title')?.textContent ?? '';
       if (title.length < 20 || title.length > 70)
         problems.push(`${where}: title is ${title.length} characters: "${title}"`);
