@@ -38,7 +38,7 @@
 // bytes as the build's. Not at 10x, where it would take minutes.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import {
   cp,
   mkdir,
@@ -259,6 +259,7 @@ for (const [dir, times] of copied) {
     for (let k = 2; k <= times; k++) for (const c of cities) copies.push(copyOf(c, k));
     await writeJson(path.join(dir, 'cities', name), [...cities, ...copies]);
   }
+  await frenchCopies(dir, originals, times);
 }
 // The incremental runs edit the city of median population (ties by id), in both data sets.
 const byPopulation = [...originals].sort(
@@ -560,6 +561,26 @@ function copyOf(c: CityRecord, k: number): CityRecord {
     slug,
     description: `${c.description} (Copy ${k}.)`,
   };
+}
+
+/** A copy of a Québec city has French pages: its French text is copied too (fr/places.json). */
+async function frenchCopies(dir: string, cities: CityRecord[], times: number): Promise<void> {
+  const file = path.join(dir, 'fr', 'places.json');
+  if (!existsSync(file)) return;
+  const places = JSON.parse(await readFile(file, 'utf8')) as {
+    cities: Record<string, { name?: string; description: string }>;
+  };
+  for (let k = 2; k <= times; k++)
+    for (const c of cities) {
+      const own = places.cities[c.slug];
+      if (!own) continue;
+      places.cities[copyOf(c, k).slug] = {
+        ...own,
+        ...(own.name ? { name: `${own.name} ${k}` } : {}),
+        description: `${own.description} (Copie ${k}.)`,
+      };
+    }
+  await writeJson(file, places);
 }
 
 async function editDescription(dataDir: string, city: CityRecord, n: number): Promise<void> {

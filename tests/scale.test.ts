@@ -35,8 +35,28 @@ async function scaled(times: number): Promise<string> {
       }),
     );
     await writeFile(file, JSON.stringify([...cities, ...copies]));
+    if (name === 'qc.json') await frenchCopies(data, cities, times);
   }
   return data;
+}
+
+/** A copy of a Québec city has French pages: its French text is copied too (fr/places.json). */
+async function frenchCopies(data: string, cities: Array<Record<string, unknown>>, times: number) {
+  const file = path.join(data, 'fr', 'places.json');
+  const places = JSON.parse(await readFile(file, 'utf8')) as {
+    cities: Record<string, { name?: string; description: string }>;
+  };
+  for (const c of cities)
+    for (let k = 0; k < times - 1; k++) {
+      const own = places.cities[String(c.slug)];
+      if (!own) continue;
+      places.cities[slugify(`${c.name} ${k + 2}`)] = {
+        ...own,
+        ...(own.name ? { name: `${own.name} ${k + 2}` } : {}),
+        description: `${own.description} (Copie ${k + 2}.)`,
+      };
+    }
+  await writeFile(file, JSON.stringify(places));
 }
 
 describe('at scale', () => {
