@@ -160,7 +160,7 @@ const perCity = (fn: (c: City, site: Site) => PageInput | PageInput[]) => (site:
  * content/quebec.json says instead (see templates/pages/quebec.ts), `{city}` being `place`.
  */
 function quebecSnippet(site: Site, key: keyof QuebecContent['descriptions'], place: string) {
-  return site.content.quebec.descriptions[key].replaceAll('{city}', place);
+  return fill(site.content.quebec.descriptions[key], { city: place });
 }
 const inQuebec = (c: City) => c.provinceCode === 'QC';
 

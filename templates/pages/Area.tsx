@@ -48,6 +48,9 @@ export function AreaPage(ctx: PageContext) {
   const province = city.national;
   const place = province ? area.name : fill(t.area.place, { area: area.name, city: city.name });
   const crumbs = trail(ctx, area.name);
+  // Where the page speaks of: a province with its article where the language wants one
+  // ("au Québec", "du Québec"), a neighbourhood by its name.
+  const where = province ? fill(t.area.provinceArticle, { area: area.name }) : area.name;
   // A province's page holds its own facts instead of the FAQ every place shares.
   // An area described in the data is a page of its own: its description, not the FAQ and the
   // nearby cities every area of its city shares.
@@ -71,7 +74,7 @@ export function AreaPage(ctx: PageContext) {
             : fill(t.area.areaTitle, { area: area.name, city: city.name })
         }
         lead={
-          terms.lead(area.name) ??
+          terms.lead(where) ??
           (province
             ? fill(t.area.provinceLead, { province: area.name })
             : fill(t.area.areaLead, { area: area.name, city: city.name }))
@@ -138,7 +141,7 @@ export function AreaPage(ctx: PageContext) {
 
       <CatastropheSection
         // A province with its article where the language wants one ("au Québec").
-        place={province ? fill(t.area.provinceArticle, { area: area.name }) : area.name}
+        place={where}
         catastrophes={catastrophes}
         cities={site.bySlug}
         t={site.t}
@@ -193,8 +196,8 @@ export function AreaPage(ctx: PageContext) {
       <CallToAction
         phone={site.format.phone(site.settings.phone)}
         scope={scopeSlug(ctx)}
-        place={area.name}
-        text={terms.cta(area.name)}
+        place={where}
+        text={terms.cta(where)}
         t={site.t}
         links={site.links}
       />

@@ -1,3 +1,4 @@
+import { fill } from '../../src/i18n/catalogue.js';
 import { memoize } from '../../src/memo.js';
 import type { QuebecContent, Step } from '../../src/site/content-schema.js';
 import type { City } from '../../src/site/model.js';
@@ -51,9 +52,9 @@ const STANDARD: Terms = {
 
 const inQuebec = memoize(
   (quebec: QuebecContent): Terms => ({
-    lead: (place) => quebec.lead.replaceAll('{city}', place),
+    lead: (place) => fill(quebec.lead, { city: place }),
     fee: quebec.feePromise,
-    cta: (place) => quebec.cta.replaceAll('{city}', place),
+    cta: (place) => fill(quebec.cta, { city: place }),
     steps: quebecSteps,
     servicesLead: quebec.servicesLead,
     formNote: quebec.formNote,
