@@ -45,8 +45,9 @@ export async function dataCopy(from: string) {
   return { dir, data, out: path.join(dir, 'dist') };
 }
 
+/** A fresh folder in the test run's own (tests/global-setup.ts), removed when the run ends. */
 export async function tempDir(prefix = 'claimsite-test-'): Promise<string> {
-  return mkdtemp(path.join(os.tmpdir(), prefix));
+  return mkdtemp(path.join(process.env.CLAIMSITE_TEST_TMP ?? os.tmpdir(), prefix));
 }
 
 /** Runs the real CLI binary in a child process. */
