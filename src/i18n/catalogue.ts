@@ -40,7 +40,11 @@ const CONTRACTIONS: ReadonlyArray<[RegExp, string]> = [
   [/(^|[\s(«\u00a0])de ([AEIOUYÀÂÉÈÊÎÏÔÛ])/g, "$1d'$2"],
 ];
 
+/** Whether a text has a French preposition as a word: English text never has, so is let be. */
+const PREPOSITION = /(?:^|[\s(«\u00a0])(?:à|de) /;
+
 function contract(text: string): string {
+  if (!PREPOSITION.test(text)) return text;
   let out = text;
   for (const [pattern, replacement] of CONTRACTIONS) out = out.replace(pattern, replacement);
   return out;
