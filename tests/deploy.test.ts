@@ -3,7 +3,9 @@ import { cp, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
+import { buildPages } from '../src/routes.js';
 import { HEALTH_PATH } from '../src/serve/server.js';
+import { loadSite } from '../src/site/load.js';
 import { FIXTURE_DATA, ROOT, runCli, tempDir } from './helpers.js';
 import { sampleClaim } from './lead/sample.js';
 
@@ -125,5 +127,19 @@ describe('netlify.toml', () => {
     const fn = await import(path.join(ROOT, toml.functions.directory, 'lead.ts'));
     const settings = JSON.parse(await readFile(path.join(ROOT, 'data/site.json'), 'utf8'));
     expect(fn.config.path).toBe(settings.leadEndpoint);
+  });
+
+  it('sends an unknown French address to the French not-found page, which the build writes', async () => {
+    const toml = parse(await readFile(path.join(ROOT, 'netlify.toml'), 'utf8')) as {
+      redirects?: Array<{ from: string; to: string; status: number; force?: boolean }>;
+    };
+    const pages = buildPages(await loadSite(path.join(ROOT, 'data')));
+    const notFound = pages.filter((p) => p.route === 'not-found' && p.lang !== 'en');
+    expect(notFound.length).toBeGreaterThan(0);
+    for (const page of notFound) {
+      const prefix = page.path.split('/')[1];
+      // Not forced: only where no file matches, as Netlify's shadowing rule has it.
+      expect(toml.redirects).toContainEqual({ from: `/${prefix}/*`, to: page.path, status: 404 });
+    }
   });
 });
