@@ -10,7 +10,7 @@ import path from 'node:path';
  */
 export default function setup() {
   const run = mkdtempSync(path.join(os.tmpdir(), 'claimsite-test-run-'));
-  const cache = path.join(run, 'share-cache');
+  const cache = path.join(run, 'claimsite-test-cache-images');
   mkdirSync(cache);
   process.env.CLAIMSITE_TEST_TMP = run;
   process.env.CLAIMSITE_CACHE_DIR = cache;

@@ -155,13 +155,14 @@ describe('French formats', () => {
 describe('the French site', () => {
   const fr = inLanguage(site, 'fr');
 
-  it('has every page of every Québec city, the Québec page under canada/, the national and site pages; nothing else', () => {
+  it("has every page of every Québec and New Brunswick city, those provinces' pages under canada/, the national and site pages; nothing else", () => {
+    const covered = ['QC', 'NB'];
     const quebec = site.cities.filter((c) => c.provinceCode === 'QC');
     const english = pages.filter((p) => p.lang === 'en');
     const expected = english.filter(
       (p) =>
-        (p.city?.provinceCode === 'QC' ||
-          (p.city?.national && (!p.area || p.area.slug === 'quebec')) ||
+        (covered.includes(p.city?.provinceCode ?? '') ||
+          (p.city?.national && (!p.area || ['quebec', 'new-brunswick'].includes(p.area.slug))) ||
           (!p.city && !['blog', 'blog-post', 'not-found'].includes(p.route))) &&
         p.route !== 'blog-post',
     );
@@ -171,6 +172,8 @@ describe('the French site', () => {
     expect(byPath.get('/fr/canada/dommages-incendie/')?.route).toBe('claim-type');
     expect(byPath.get('/fr/404.html')?.lang).toBe('fr');
     expect(byPath.has('/fr/toronto/')).toBe(false);
+    expect(byPath.get('/fr/moncton/experts-en-sinistre/')?.lang).toBe('fr');
+    expect(byPath.get('/fr/canada/new-brunswick/')?.lang).toBe('fr');
     expect(byPath.has('/fr/canada/ontario/')).toBe(false);
     expect(fr.bySlug.get('montreal')?.name).toBe('Montréal');
   });

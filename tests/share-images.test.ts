@@ -46,13 +46,14 @@ describe('share images: which page shows which', async () => {
     // Pages nobody shares (the confirmation, not found) show the home page's.
     expect(byPath.get('/404.html')).toBe(byPath.get('/'));
     // One per city, province, site page and post: 169 + 13 + 8 + the posts; in French, one per
-    // Québec city, the national entry, Québec's page and the 7 site pages with a translation.
+    // Québec and New Brunswick city, the national entry, those two provinces' pages and the 7
+    // site pages with a translation.
     const all = images.all(pages);
     expect(new Set(all.map((i) => i.file)).size).toBe(all.length);
     const english = all.filter((i) => !i.card.id.startsWith('fr-'));
     expect(english.length).toBe(169 + 13 + 8 + site.content.posts.length);
-    const quebec = site.cities.filter((c) => c.provinceCode === 'QC').length;
-    expect(all.length - english.length).toBe(quebec + 1 + 1 + 7);
+    const inFrench = site.cities.filter((c) => ['QC', 'NB'].includes(c.provinceCode ?? '')).length;
+    expect(all.length - english.length).toBe(inFrench + 1 + 2 + 7);
     // A French page shows its French card, in its own file.
     const montreal = byPath.get('/fr/montreal/');
     expect(montreal?.card).toMatchObject({

@@ -5,15 +5,17 @@ import { FORMATS } from '../site/format.js';
 import { loadContent } from '../site/load-content.js';
 import type { Facts } from '../site/load-facts.js';
 import { type Area, bySlugOf, type City, type Site } from '../site/model.js';
+import { provinceByCode } from '../site/provinces.js';
 import { parseRecord, readJson } from '../site/read.js';
+import { slugify } from '../site/slug.js';
 import { type LanguagePaths, linksIn, localizePath } from '../urls.js';
 import type { Catalogue } from './catalogue.js';
 import { type FrenchFacts, frenchFactsSchema, type Places, placesSchema } from './french-schema.js';
 import { FRENCH_PROVINCES, LANG_PREFIX } from './lang.js';
 
 /**
- * The French site (issue 20): Québec's cities and their pages, the province's page under
- * canada/, the national pages and the site pages, in French. Its texts are data under data/fr/:
+ * The French site (issue 20): Québec's and New Brunswick's cities and their pages, those
+ * provinces' pages under canada/, the national pages and the site pages, in French. Its texts are data under data/fr/:
  * the content files (content/*.json, pages/*.md), places.json (the places' descriptions and
  * names) and facts.json (the regulator's and the catastrophes' texts; their sources are the
  * English data's). Loaded only when data/i18n/fr.json exists.
@@ -50,7 +52,7 @@ export function loadFrench(
   return { catalogue, places, facts, content };
 }
 
-/** Whether French pages are made for this city: Québec's, and the national entry. */
+/** Whether French pages are made for this city: Québec's, New Brunswick's, the national entry. */
 export const coveredInFrench = (city: City) =>
   city.national || FRENCH_PROVINCES.includes(city.provinceCode ?? '');
 
@@ -159,8 +161,11 @@ const FRENCH_TOP_PAGES: ReadonlySet<string> = new Set([
   '404.html',
 ]);
 
-/** canada/{province} pages made in French. */
-const FRENCH_PROVINCE_AREAS = ['quebec'];
+/** canada/{province} pages made in French: those of the provinces whose cities have them. */
+const FRENCH_PROVINCE_AREAS = FRENCH_PROVINCES.map((code) => {
+  const name = provinceByCode(code)?.name ?? '';
+  return slugify(name);
+});
 
 function frenchFacts(facts: Facts, french: FrenchFacts, file: string, issues: DataIssue[]): Facts {
   const missing = (record: string, field: string, message: string) =>

@@ -14,8 +14,11 @@ export const OG_LOCALES: Record<Lang, string> = { en: 'en_CA', fr: 'fr_CA' };
 /** The first path segment of a language's pages; none for English. */
 export const LANG_PREFIX: Record<Lang, string> = { en: '', fr: 'fr' };
 
-/** The provinces whose cities have French pages (their province's page too). */
-export const FRENCH_PROVINCES: readonly string[] = ['QC'];
+/**
+ * The provinces whose cities have French pages (their province's page too): Québec, and New
+ * Brunswick, officially bilingual.
+ */
+export const FRENCH_PROVINCES: readonly string[] = ['QC', 'NB'];
 
 /** The language of a page by its path: a French page is under /fr/. */
 export function langOfPath(path: string | null | undefined): Lang {
