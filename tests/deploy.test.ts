@@ -54,6 +54,8 @@ describe('the Dockerfile', () => {
     await mkdir(volume, { mode: 0o777 });
     execFileSync('chmod', ['-R', 'a+rwX', volume]);
     execFileSync('chmod', ['a+rx', image]);
+    // The test run's folder too (made 0700), which the other user must pass through.
+    execFileSync('chmod', ['a+x', path.dirname(image)]);
 
     // As the container runs it: another user than root where this runs as root, its port free.
     const port = String(20000 + Math.floor(Math.random() * 20000));
