@@ -563,7 +563,7 @@ function copyOf(c: CityRecord, k: number): CityRecord {
   };
 }
 
-/** A copy of a Québec city has French pages: its French text is copied too (fr/places.json). */
+/** A copy of a city with French pages has them too: its French text is copied (fr/places.json). */
 async function frenchCopies(dir: string, cities: CityRecord[], times: number): Promise<void> {
   const file = path.join(dir, 'fr', 'places.json');
   if (!existsSync(file)) return;

@@ -35,12 +35,12 @@ async function scaled(times: number): Promise<string> {
       }),
     );
     await writeFile(file, JSON.stringify([...cities, ...copies]));
-    if (name === 'qc.json') await frenchCopies(data, cities, times);
+    await frenchCopies(data, cities, times);
   }
   return data;
 }
 
-/** A copy of a Québec city has French pages: its French text is copied too (fr/places.json). */
+/** A copy of a city with French pages has them too: its French text is copied (fr/places.json). */
 async function frenchCopies(data: string, cities: Array<Record<string, unknown>>, times: number) {
   const file = path.join(data, 'fr', 'places.json');
   const places = JSON.parse(await readFile(file, 'utf8')) as {
