@@ -6,7 +6,7 @@
 // Usage (bundled by the benchmark): node plain-react.cjs ROOT DATA_DIR OUT_DIR
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadClient, siteAssets } from '../src/generate/assets.js';
+import { assetsOfSite, loadClient } from '../src/generate/assets.js';
 import { renderPage } from '../src/render/render.js';
 import { buildPages } from '../src/routes.js';
 import { shareImages } from '../src/share/share-images.js';
@@ -21,7 +21,7 @@ if (!root || !dataDir || !outDir) throw new Error('usage: plain-react ROOT DATA_
 void (async () => {
   const site = await loadSite(dataDir);
   const pages = buildPages(site);
-  const assets = siteAssets(await loadClient(root, { prebuilt: true }), allCities(site));
+  const assets = assetsOfSite(await loadClient(root, { prebuilt: true }), site);
   const share = shareImages(site);
   for (const a of assets.files) {
     mkdirSync(path.dirname(path.join(outDir, a.file)), { recursive: true });

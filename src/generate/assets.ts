@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { allCities, type City, type Site } from '../site/model.js';
 import { assetFile, fileForPath, links, pathForFile } from '../urls.js';
 import { bundleClient, readPrebuiltClient } from './client-bundle.js';
 
@@ -69,4 +70,12 @@ export function siteAssets<C extends { slug: string; population: number }>(
     css: pathForFile(cssFile),
     cityIndex: pathForFile(indexFile),
   };
+}
+
+/** The site's assets for a loaded site: every city in the index, those with French pages marked. */
+export function assetsOfSite(client: ClientAssets, site: Site): Assets {
+  const french = site.languages.get('fr');
+  return siteAssets<City>(client, allCities(site), (c) =>
+    french ? french.covers(c) && !c.national : false,
+  );
 }

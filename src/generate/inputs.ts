@@ -4,7 +4,7 @@ import { buildPages, type Page, ROUTES, type Route, type RouteId } from '../rout
 import { type ShareImages, shareImages } from '../share/share-images.js';
 import { loadSite } from '../site/load.js';
 import { allCities, FOOTER_CITIES, type Site, topCities } from '../site/model.js';
-import { type Assets, loadClient, siteAssets } from './assets.js';
+import { type Assets, assetsOfSite, loadClient } from './assets.js';
 import { checkPublicPaths, generatedFiles, listPublic, type PublicFile } from './public-files.js';
 import { codeVersion, isCompiled, packageRoot } from './root.js';
 
@@ -55,10 +55,7 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
   const routes = options.routes ?? ROUTES;
   const pages = buildPages(site, routes);
   assertUniqueFiles(pages);
-  const french = site.languages.get('fr');
-  const assets = siteAssets(await client, allCities(site), (c) =>
-    french ? french.covers(c) && !c.national : false,
-  );
+  const assets = assetsOfSite(await client, site);
 
   const version = options.codeVersion === undefined ? codeVersion() : options.codeVersion;
   const share = shareImages(site);
