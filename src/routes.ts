@@ -152,8 +152,11 @@ const site1 = (name: TopPage, title: RouteText, description: RouteText) => (site
   { path: links.page(name), title: site.t.routes[title], description: site.t.routes[description] },
 ];
 
+/** Each city's pages, for the cities the site's language has pages for (all in English). */
 const perCity = (fn: (c: City, site: Site) => PageInput | PageInput[]) => (site: Site) =>
-  allCities(site).flatMap((c) => fn(c, site));
+  allCities(site)
+    .filter((c) => site.covers(c))
+    .flatMap((c) => fn(c, site));
 
 /**
  * A snippet of a Québec page that elsewhere would promise the rest of Canada's fee: what

@@ -116,12 +116,14 @@ export function frenchSite(
       });
   const national = translate(site.national);
   const cities = site.cities.map(translate);
+  // Asked for every link a French page writes: by slug, not by a scan of every city.
+  const bySlug = bySlugOf(national, cities);
   const paths: LanguagePaths = {
     prefix: LANG_PREFIX.fr,
     segments: french.catalogue.segments,
     topPages: FRENCH_TOP_PAGES,
     has: (slug, segment) => {
-      const city = slug === national.slug ? national : cities.find((c) => c.slug === slug);
+      const city = bySlug.get(slug);
       if (!city || !coveredInFrench(city)) return false;
       // Under canada/, only the pages of provinces French covers.
       if (!city.national || segment === undefined) return true;
@@ -133,7 +135,7 @@ export function frenchSite(
     ...site,
     national,
     cities,
-    bySlug: bySlugOf(national, cities),
+    bySlug,
     content: french.content,
     facts: frenchFacts(site.facts, french.facts, factsFile, issues),
     lang: 'fr',
