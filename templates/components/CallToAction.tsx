@@ -1,4 +1,6 @@
 import { fill, type Strings } from '../../src/i18n/catalogue.js';
+import { Shared } from '../../src/render/fragments.js';
+import type { Site } from '../../src/site/model.js';
 import type { Links } from '../../src/urls.js';
 import { Icon } from './Icon.js';
 
@@ -37,5 +39,36 @@ export function CallToAction({
         </div>
       </div>
     </section>
+  );
+}
+
+/**
+ * The call to action as pages close, as a shared fragment: the site's number, words and links in
+ * the page's language; the same place and words on two pages make one fragment.
+ */
+export function SiteCallToAction({
+  site,
+  scope,
+  place,
+  text,
+}: {
+  site: Site;
+  scope: string;
+  place: string;
+  /** Instead of the standard offer (Québec's pages). */
+  text?: string;
+}) {
+  return (
+    <Shared
+      component={CallToAction}
+      props={{
+        phone: site.format.phone(site.settings.phone),
+        scope,
+        place,
+        text,
+        t: site.t,
+        links: site.links,
+      }}
+    />
   );
 }

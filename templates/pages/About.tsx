@@ -6,7 +6,7 @@ import { breadcrumbs, businessFor } from '../../src/render/structured-data.js';
 import type { AboutContent } from '../../src/site/content-schema.js';
 import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
-import { CallToAction } from '../components/CallToAction.js';
+import { SiteCallToAction } from '../components/CallToAction.js';
 import { Section } from '../components/Section.js';
 import { Stats } from '../components/Stats.js';
 import { Steps } from '../components/Steps.js';
@@ -67,16 +67,11 @@ export function AboutPage(ctx: PageContext) {
         props={{ items: site.content.testimonials, t: site.t, format: site.format }}
       />
 
-      <Shared
-        component={CallToAction}
-        props={{
-          phone: site.format.phone(site.settings.phone),
-          scope: scopeSlug(ctx),
-          place: place,
-          text: termsIn(isQuebec(city), site.content).cta(place),
-          t: site.t,
-          links: site.links,
-        }}
+      <SiteCallToAction
+        site={site}
+        scope={scopeSlug(ctx)}
+        place={place}
+        text={termsIn(isQuebec(city), site.content).cta(place)}
       />
     </Layout>
   );

@@ -4,7 +4,7 @@ import { breadcrumbs, business } from '../../src/render/structured-data.js';
 import { renderMarkdown } from '../../src/site/markdown.js';
 import { NATIONAL } from '../../src/site/segments.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
-import { CallToAction } from '../components/CallToAction.js';
+import { SiteCallToAction } from '../components/CallToAction.js';
 import { Layout } from '../layout/Layout.js';
 import { trail } from './shared.js';
 
@@ -36,16 +36,7 @@ export function BlogPage(ctx: PageContext) {
           ))}
         </ul>
       </section>
-      <Shared
-        component={CallToAction}
-        props={{
-          phone: site.format.phone(site.settings.phone),
-          scope: NATIONAL,
-          place: t.pages.yourArea,
-          t: site.t,
-          links: site.links,
-        }}
-      />
+      <SiteCallToAction site={site} scope={NATIONAL} place={t.pages.yourArea} />
     </Layout>
   );
 }
@@ -83,16 +74,7 @@ export function BlogPostPage(ctx: PageContext) {
           <div dangerouslySetInnerHTML={{ __html: renderMarkdown(post.markdown) }} />
         </div>
       </article>
-      <Shared
-        component={CallToAction}
-        props={{
-          phone: site.format.phone(site.settings.phone),
-          scope: NATIONAL,
-          place: t.pages.yourArea,
-          t: site.t,
-          links: site.links,
-        }}
-      />
+      <SiteCallToAction site={site} scope={NATIONAL} place={t.pages.yourArea} />
     </Layout>
   );
 }

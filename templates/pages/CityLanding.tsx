@@ -12,7 +12,7 @@ import { slugify } from '../../src/site/slug.js';
 import type { Links } from '../../src/urls.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
-import { CallToAction } from '../components/CallToAction.js';
+import { SiteCallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
 import {
   CatastropheSection,
@@ -112,16 +112,11 @@ export function CityLandingPage(ctx: PageContext) {
         </Section>
       )}
 
-      <Shared
-        component={CallToAction}
-        props={{
-          phone: site.format.phone(site.settings.phone),
-          scope: scopeSlug(ctx),
-          place: city.name,
-          text: terms.cta(city.name),
-          t: site.t,
-          links: site.links,
-        }}
+      <SiteCallToAction
+        site={site}
+        scope={scopeSlug(ctx)}
+        place={city.name}
+        text={terms.cta(city.name)}
       />
     </Layout>
   );

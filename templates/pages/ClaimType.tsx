@@ -7,7 +7,7 @@ import type { ServiceType } from '../../src/site/content-schema.js';
 import type { ClaimType } from '../../src/site/segments.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
-import { CallToAction } from '../components/CallToAction.js';
+import { SiteCallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
 import { type Preset, Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
@@ -65,17 +65,7 @@ export function ClaimTypePage(ctx: PageContext) {
 
       <Shared component={ClaimTypeSections} props={{ type, t }} />
 
-      <Shared
-        component={CallToAction}
-        props={{
-          phone: site.format.phone(site.settings.phone),
-          scope: scopeSlug(ctx),
-          place: place,
-          text: terms.cta(place),
-          t: site.t,
-          links: site.links,
-        }}
-      />
+      <SiteCallToAction site={site} scope={scopeSlug(ctx)} place={place} text={terms.cta(place)} />
     </Layout>
   );
 }

@@ -4,7 +4,7 @@ import { breadcrumbs, business, faqPage } from '../../src/render/structured-data
 import { NATIONAL } from '../../src/site/segments.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
-import { CallToAction } from '../components/CallToAction.js';
+import { SiteCallToAction } from '../components/CallToAction.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
 import { trail } from './shared.js';
@@ -43,16 +43,7 @@ export function FaqPage(ctx: PageContext) {
           <Accordion id={`faq-${g.id}`} items={g.items} />
         </Section>
       ))}
-      <Shared
-        component={CallToAction}
-        props={{
-          phone: site.format.phone(site.settings.phone),
-          scope: NATIONAL,
-          place: t.pages.yourArea,
-          t: site.t,
-          links: site.links,
-        }}
-      />
+      <SiteCallToAction site={site} scope={NATIONAL} place={t.pages.yourArea} />
     </Layout>
   );
 }

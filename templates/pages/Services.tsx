@@ -4,7 +4,7 @@ import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, businessFor } from '../../src/render/structured-data.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
-import { CallToAction } from '../components/CallToAction.js';
+import { SiteCallToAction } from '../components/CallToAction.js';
 import { Section } from '../components/Section.js';
 import { ServiceCards } from '../components/ServiceCards.js';
 import { Steps } from '../components/Steps.js';
@@ -45,17 +45,7 @@ export function ServicesPage(ctx: PageContext) {
       <Section id="how-title" title={t.pages.howItWorks} tone="soft">
         <Shared component={Steps} props={{ steps: terms.steps(site.content.process.howItWorks) }} />
       </Section>
-      <Shared
-        component={CallToAction}
-        props={{
-          phone: site.format.phone(site.settings.phone),
-          scope: scopeSlug(ctx),
-          place: place,
-          text: terms.cta(place),
-          t: site.t,
-          links: site.links,
-        }}
-      />
+      <SiteCallToAction site={site} scope={scopeSlug(ctx)} place={place} text={terms.cta(place)} />
     </Layout>
   );
 }
