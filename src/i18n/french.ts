@@ -7,8 +7,9 @@ import type { Facts } from '../site/load-facts.js';
 import { type Area, bySlugOf, type City, type Site } from '../site/model.js';
 import { provinceByCode } from '../site/provinces.js';
 import { parseRecord, readJson } from '../site/read.js';
+import { SITE_PAGES } from '../site/segments.js';
 import { slugify } from '../site/slug.js';
-import { type LanguagePaths, linksIn, localizePath } from '../urls.js';
+import { fileForPath, type LanguagePaths, links, linksIn, localizePath } from '../urls.js';
 import type { Catalogue } from './catalogue.js';
 import { type FrenchFacts, frenchFactsSchema, type Places, placesSchema } from './french-schema.js';
 import { FRENCH_PROVINCES, LANG_PREFIX } from './lang.js';
@@ -151,16 +152,10 @@ export function frenchSite(
 
 /** Site pages with a French version: all but the blog, whose posts are English only. */
 const FRENCH_TOP_PAGES: ReadonlySet<string> = new Set([
-  'about',
-  'services',
-  'faq',
-  'contact',
-  'privacy',
-  'terms',
-  'sitemap',
+  ...SITE_PAGES,
   'confirmation',
   'form-error',
-  '404.html',
+  fileForPath(links.notFound),
 ]);
 
 /** canada/{province} pages made in French: those of the provinces whose cities have them. */
