@@ -11,7 +11,6 @@ import { renderPage } from '../src/render/render.js';
 import { buildPages } from '../src/routes.js';
 import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
-import { allCities } from '../src/site/model.js';
 import { TEMPLATES } from '../templates/pages/index.js';
 
 const [root, dataDir, outDir] = process.argv.slice(2);

@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DataError, type DataIssue } from '../src/site/errors.js';
 import { loadSite } from '../src/site/load.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -77,4 +78,23 @@ export function runCliAsync(args: string[], options: { env?: NodeJS.ProcessEnv }
     });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Edits one JSON file of a data folder in place. */
+export async function editJson(data: string, rel: string, change: (value: never) => void) {
+  const file = path.join(data, rel);
+  const value = JSON.parse(await readFile(file, 'utf8'));
+  change(value as never);
+  await writeFile(file, JSON.stringify(value, null, 2));
+}
+
+/** The data errors loading a data folder reports, none if it loads. */
+export async function dataIssues(data: string): Promise<DataIssue[]> {
+  try {
+    await loadSite(data);
+    return [];
+  } catch (err) {
+    if (!(err instanceof DataError)) throw err;
+    return err.issues;
+  }
 }

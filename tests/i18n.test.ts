@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'node-html-parser';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,6 @@ import { FragmentCache } from '../src/render/fragments.js';
 import { renderPage } from '../src/render/render.js';
 import { buildPages, type Page } from '../src/routes.js';
 import { shareImages } from '../src/share/share-images.js';
-import { DataError } from '../src/site/errors.js';
 import {
   FORMATS,
   formatDollarsFr,
@@ -19,7 +18,15 @@ import { loadSite } from '../src/site/load.js';
 import { inLanguage } from '../src/site/model.js';
 import { type LanguagePaths, localizePath } from '../src/urls.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { BUNDLED_DATA, dataCopy, runCli, scanTree, treeBytes } from './helpers.js';
+import {
+  BUNDLED_DATA,
+  dataCopy,
+  dataIssues,
+  editJson,
+  runCli,
+  scanTree,
+  treeBytes,
+} from './helpers.js';
 
 const site = await loadSite(BUNDLED_DATA);
 const pages = buildPages(site);
@@ -32,23 +39,6 @@ const fragments = new FragmentCache();
 const render = (page: Page) =>
   parse(renderPage({ site, page, pages, assets, share }, TEMPLATES, fragments));
 const BASE = site.settings.baseUrl;
-
-async function issuesOf(data: string) {
-  try {
-    await loadSite(data);
-    return [];
-  } catch (err) {
-    if (!(err instanceof DataError)) throw err;
-    return err.issues;
-  }
-}
-
-async function edit(data: string, rel: string, change: (value: never) => void) {
-  const file = path.join(data, rel);
-  const value = JSON.parse(await readFile(file, 'utf8'));
-  change(value as never);
-  await writeFile(file, JSON.stringify(value, null, 2));
-}
 
 describe('paths in another language', () => {
   const fr: LanguagePaths = {
@@ -94,27 +84,27 @@ describe('the catalogues', () => {
 
   it('a bundled French catalogue with a key missing, or a segment the endpoint does not know, is a data error naming it', async () => {
     const { data } = await dataCopy(BUNDLED_DATA);
-    await edit(data, 'i18n/fr.json', (c: { strings: { layout: Record<string, string> } }) => {
+    await editJson(data, 'i18n/fr.json', (c: { strings: { layout: Record<string, string> } }) => {
       delete c.strings.layout.skipLink;
     });
-    expect((await issuesOf(data)).map((i) => [i.file, i.record, i.message])).toEqual([
+    expect((await dataIssues(data)).map((i) => [i.file, i.record, i.message])).toEqual([
       [expect.stringMatching(/i18n\/fr\.json$/), 'strings.layout.skipLink', 'is missing'],
     ]);
-    await edit(data, 'i18n/fr.json', (c: { strings: { layout: Record<string, string> } }) => {
+    await editJson(data, 'i18n/fr.json', (c: { strings: { layout: Record<string, string> } }) => {
       c.strings.layout.skipLink = 'Aller au contenu';
     });
-    await edit(data, 'i18n/fr.json', (c: { segments: Record<string, string> }) => {
+    await editJson(data, 'i18n/fr.json', (c: { segments: Record<string, string> }) => {
       c.segments['form-error'] = 'erreur';
     });
-    expect((await issuesOf(data)).map((i) => i.record)).toEqual(['segments.form-error']);
+    expect((await dataIssues(data)).map((i) => i.record)).toEqual(['segments.form-error']);
   });
 
   it('a Québec city without its French description is a data error naming the file and the city', async () => {
     const { data } = await dataCopy(BUNDLED_DATA);
-    await edit(data, 'fr/places.json', (p: { cities: Record<string, unknown> }) => {
+    await editJson(data, 'fr/places.json', (p: { cities: Record<string, unknown> }) => {
       delete p.cities.laval;
     });
-    expect((await issuesOf(data)).map((i) => [i.file, i.record, i.field])).toEqual([
+    expect((await dataIssues(data)).map((i) => [i.file, i.record, i.field])).toEqual([
       [expect.stringMatching(/fr\/places\.json$/), 'laval', 'description'],
     ]);
   });
@@ -303,10 +293,14 @@ describe('the French pages in an incremental build', () => {
     };
     generate(out);
     const before = await scanTree(out);
-    await edit(data, 'fr/places.json', (p: { cities: Record<string, { description: string }> }) => {
-      const montreal = p.cities.montreal;
-      if (montreal) montreal.description += ' Une phrase ajoutée pour le test.';
-    });
+    await editJson(
+      data,
+      'fr/places.json',
+      (p: { cities: Record<string, { description: string }> }) => {
+        const montreal = p.cities.montreal;
+        if (montreal) montreal.description += ' Une phrase ajoutée pour le test.';
+      },
+    );
     const rendered = generate(out);
     const fresh = path.join(dir, 'fresh');
     generate(fresh);
@@ -322,7 +316,7 @@ describe('the French pages in an incremental build', () => {
     expect(rendered).toBeGreaterThan(0);
     expect(rendered).toBeLessThan(50);
     // A French name: the pages that list the city among their neighbours show it too.
-    await edit(data, 'fr/places.json', (p: { cities: Record<string, { name?: string }> }) => {
+    await editJson(data, 'fr/places.json', (p: { cities: Record<string, { name?: string }> }) => {
       const laval = p.cities.laval;
       if (laval) laval.name = 'Laval-sur-Essai';
     });

@@ -3,7 +3,7 @@ import { hash } from '../hash.js';
 import { buildPages, type Page, ROUTES, type Route, type RouteId } from '../routes.js';
 import { type ShareImages, shareImages } from '../share/share-images.js';
 import { loadSite } from '../site/load.js';
-import { allCities, FOOTER_CITIES, type Site, topCities } from '../site/model.js';
+import { FOOTER_CITIES, type Site, topCities } from '../site/model.js';
 import { type Assets, assetsOfSite, loadClient } from './assets.js';
 import { checkPublicPaths, generatedFiles, listPublic, type PublicFile } from './public-files.js';
 import { codeVersion, isCompiled, packageRoot } from './root.js';

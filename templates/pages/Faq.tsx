@@ -1,5 +1,4 @@
 import type { PageContext } from '../../src/render/context.js';
-import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, business, faqPage } from '../../src/render/structured-data.js';
 import { NATIONAL } from '../../src/site/segments.js';
 import { Accordion } from '../components/Accordion.js';

@@ -3,7 +3,6 @@ import type { PageContext } from '../../src/render/context.js';
 import type { Formats } from '../../src/site/format.js';
 import { type ProvinceGroup, provinceGroups } from '../../src/site/model.js';
 import { NATIONAL } from '../../src/site/segments.js';
-import { slugify } from '../../src/site/slug.js';
 import type { Links } from '../../src/urls.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { Layout } from '../layout/Layout.js';

@@ -1,6 +1,5 @@
-import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
-import { browserAndSite, openPage, type Page, WIDTHS } from '../e2e/harness.js';
+import { browserAndSite, openPage, axeViolations as violations, WIDTHS } from '../e2e/harness.js';
 
 const PAGES = [
   '/',
@@ -27,20 +26,6 @@ const PAGES = [
 ];
 
 const env = browserAndSite();
-
-/** axe-core with the WCAG 2.0 and 2.1 A and AA rules; each violation as page, rule, element. */
-async function violations(page: Page, label: string): Promise<string[]> {
-  // Evaluated by the browser's debugger, so the pages' own CSP stays as deployed.
-  await page.evaluate(axe.source);
-  const result = await page.evaluate(() =>
-    (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    }),
-  );
-  return result.violations.flatMap((v) =>
-    v.nodes.map((n) => `${label}: ${v.id} (${v.help}) at ${n.target.join(' ')}`),
-  );
-}
 
 for (const width of WIDTHS) {
   describe(`accessibility at ${width}px`, () => {

@@ -1,13 +1,10 @@
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
-import vnu from 'vnu-jar';
 import { fill } from '../../src/i18n/catalogue.js';
+import { nuErrors } from '../checks/nu-checker.js';
 import { BUNDLED_DATA } from '../helpers.js';
-import { browserAndSite, openPage, type Page, WIDTHS } from './harness.js';
+import { browserAndSite, openPage, axeViolations as violations, WIDTHS } from './harness.js';
 
 // The bundled site: its Québec pages have their French translations.
 const env = browserAndSite(BUNDLED_DATA);
@@ -36,18 +33,6 @@ const PAGES = [
   '/fr/canada/quebec/',
   '/fr/canada/degats-d-eau-et-inondations/',
 ];
-
-async function violations(page: Page, label: string): Promise<string[]> {
-  await page.evaluate(axe.source);
-  const result = await page.evaluate(() =>
-    (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    }),
-  );
-  return result.violations.flatMap((v) =>
-    v.nodes.map((n) => `${label}: ${v.id} (${v.help}) at ${n.target.join(' ')}`),
-  );
-}
 
 describe('the French pages in Chromium', () => {
   for (const width of WIDTHS)
@@ -140,17 +125,6 @@ describe('the French pages in Chromium', () => {
       return path.join(env.site.dist, clean.endsWith('/') ? `${clean}index.html` : clean);
     });
     files.push(path.join(env.site.dist, 'fr/404.html'));
-    const run = await promisify(execFile)(
-      'java',
-      ['-jar', String(vnu), '--format', 'json', '--errors-only', ...files],
-      { maxBuffer: 16 * 1024 * 1024 },
-    ).catch((e: { stderr?: string; message: string }) => {
-      if (e.stderr === undefined) throw new Error(`could not run java -jar vnu.jar: ${e.message}`);
-      return { stderr: e.stderr };
-    });
-    const { messages } = JSON.parse(run.stderr) as {
-      messages: Array<{ url: string; lastLine?: number; message: string }>;
-    };
-    expect(messages.map((m) => `${m.url}:${m.lastLine} ${m.message}`)).toEqual([]);
+    expect(await nuErrors(files, env.site.dist)).toEqual([]);
   }, 120_000);
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import axe from 'axe-core';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { generate } from '../../src/generate/generate.js';
@@ -123,4 +124,18 @@ export function browserAndSite(dataDir = FIXTURE_DATA): { browser: Browser; site
     await env.site?.close();
   });
   return env;
+}
+
+/** axe-core with the WCAG 2.0 and 2.1 A and AA rules; each violation as page, rule, element. */
+export async function axeViolations(page: Page, label: string): Promise<string[]> {
+  // Evaluated by the browser's debugger, so the pages' own CSP stays as deployed.
+  await page.evaluate(axe.source);
+  const result = await page.evaluate(() =>
+    (window as unknown as { axe: typeof axe }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    }),
+  );
+  return result.violations.flatMap((v) =>
+    v.nodes.map((n) => `${label}: ${v.id} (${v.help}) at ${n.target.join(' ')}`),
+  );
 }

@@ -7,7 +7,7 @@ import { createLeadHandler } from '../../src/lead/handler.js';
 import { startServer } from '../../src/serve/server.js';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
 import { runCli, runCliAsync, tempDir } from '../helpers.js';
-import { sampleClaim } from './sample.js';
+import { formOf, sampleClaim } from './sample.js';
 
 const ORIGIN = 'https://www.claimright.ca';
 let crm: FakeCrm | undefined;
@@ -173,12 +173,7 @@ describe('the lead endpoint', () => {
     crm = await startFakeCrm({ api: 'v2' });
     const e = await endpoint(crm.env());
     const s = sampleClaim({ city: 'Québec City' });
-    const form = new URLSearchParams();
-    for (const [k, v] of Object.entries(s)) {
-      if (k === 'damageTypes') for (const d of v as string[]) form.append(k, d);
-      else if (k === 'hasStartedClaim') form.append(k, 'true');
-      else form.append(k, String(v));
-    }
+    const form = formOf(s);
     const res = await e.post(form.toString(), {
       'Content-Type': 'application/x-www-form-urlencoded',
     });
@@ -216,12 +211,7 @@ describe('the lead endpoint', () => {
     crm = await startFakeCrm({ api: 'v2' });
     const e = await endpoint(crm.env());
     const s = sampleClaim({ city: 'Montréal', page: '/fr/montreal/experts-en-sinistre/' });
-    const form = new URLSearchParams();
-    for (const [k, v] of Object.entries(s)) {
-      if (k === 'damageTypes') for (const d of v as string[]) form.append(k, d);
-      else if (k === 'hasStartedClaim') form.append(k, 'true');
-      else form.append(k, String(v));
-    }
+    const form = formOf(s);
     const res = await e.post(form.toString(), {
       'Content-Type': 'application/x-www-form-urlencoded',
     });

@@ -20,3 +20,13 @@ export const sampleClaim = (over: Partial<ClaimLead> = {}) => ({
   preferredContact: 'both' as const,
   ...over,
 });
+
+/** A submission as a form posted without JavaScript sends it: lists as repeated fields. */
+export function formOf(claim: Record<string, unknown>): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(claim)) {
+    if (Array.isArray(v)) for (const item of v) form.append(k, String(item));
+    else form.append(k, String(v));
+  }
+  return form;
+}

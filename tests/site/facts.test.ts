@@ -1,26 +1,8 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataError } from '../../src/site/errors.js';
 import { loadSite } from '../../src/site/load.js';
-import { BUNDLED_DATA, dataCopy, FIXTURE_DATA } from '../helpers.js';
-
-async function edit(data: string, rel: string, change: (value: never) => void) {
-  const file = path.join(data, rel);
-  const value = JSON.parse(await readFile(file, 'utf8'));
-  change(value as never);
-  await writeFile(file, JSON.stringify(value, null, 2));
-}
-
-async function issuesOf(data: string) {
-  try {
-    await loadSite(data);
-    return [];
-  } catch (err) {
-    if (!(err instanceof DataError)) throw err;
-    return err.issues;
-  }
-}
+import { BUNDLED_DATA, dataCopy, dataIssues, editJson, FIXTURE_DATA } from '../helpers.js';
 
 describe('sourced facts', () => {
   it('every fact of the bundled data names its publisher and a page', async () => {
@@ -56,10 +38,10 @@ describe('sourced facts', () => {
 
   it('names the file, the record and the field of a catastrophe that names no city of the data', async () => {
     const { data } = await dataCopy(FIXTURE_DATA);
-    await edit(data, 'catastrophes.json', (list: Array<{ cities: string[] }>) => {
+    await editJson(data, 'catastrophes.json', (list: Array<{ cities: string[] }>) => {
       list[0]?.cities.push('atlantis');
     });
-    const issues = await issuesOf(data);
+    const issues = await dataIssues(data);
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({
       file: expect.stringMatching(/catastrophes\.json$/),
@@ -71,22 +53,22 @@ describe('sourced facts', () => {
 
   it('names a province listed twice, and a source without its page', async () => {
     const twice = await dataCopy(FIXTURE_DATA);
-    await edit(twice.data, 'provinces.json', (p: { provinces: Array<{ code: string }> }) => {
+    await editJson(twice.data, 'provinces.json', (p: { provinces: Array<{ code: string }> }) => {
       const [first, second] = p.provinces;
       if (first && second) second.code = first.code;
     });
-    expect((await issuesOf(twice.data)).map((i) => [i.record, i.field, i.message])).toEqual([
+    expect((await dataIssues(twice.data)).map((i) => [i.record, i.field, i.message])).toEqual([
       ['BC', 'provinces.1.code', 'BC is listed twice'],
     ]);
     const unsourced = await dataCopy(FIXTURE_DATA);
-    await edit(
+    await editJson(
       unsourced.data,
       'provinces.json',
       (p: { provinces: Array<{ regulator: { source: { url?: string } } }> }) => {
         delete p.provinces[0]?.regulator.source.url;
       },
     );
-    expect((await issuesOf(unsourced.data)).map((i) => [i.field, i.message])).toEqual([
+    expect((await dataIssues(unsourced.data)).map((i) => [i.field, i.message])).toEqual([
       ['provinces.0.regulator.source.url', 'is required'],
     ]);
   });
@@ -104,13 +86,17 @@ describe('sourced facts', () => {
 describe("Québec's wording", () => {
   it("is data: a step or a city answer quoting the rest of Canada's fee needs its Québec variant", async () => {
     const { data } = await dataCopy(FIXTURE_DATA);
-    await edit(data, 'content/process.json', (p: { howItWorks: Array<{ quebec?: unknown }> }) => {
-      delete p.howItWorks[2]?.quebec;
-    });
-    await edit(data, 'content/city-faq.json', (faq: Array<{ quebecAnswer?: string }>) => {
+    await editJson(
+      data,
+      'content/process.json',
+      (p: { howItWorks: Array<{ quebec?: unknown }> }) => {
+        delete p.howItWorks[2]?.quebec;
+      },
+    );
+    await editJson(data, 'content/city-faq.json', (faq: Array<{ quebecAnswer?: string }>) => {
       if (faq[1]) faq[1].quebecAnswer = 'Usually 5-15%, as elsewhere.';
     });
-    const issues = await issuesOf(data);
+    const issues = await dataIssues(data);
     expect(issues.map((i) => [i.file.split('/').slice(-2).join('/'), i.record, i.field])).toEqual([
       ['content/process.json', 'howItWorks[2]', 'quebec'],
       ['content/city-faq.json', '[1]', 'quebecAnswer'],
@@ -124,7 +110,7 @@ describe("Québec's wording", () => {
     await rm(path.join(data, 'content/quebec.json'));
     expect((await loadSite(data)).content.quebec).toEqual(withFile);
     await writeFile(path.join(data, 'content/quebec.json'), JSON.stringify({ lead: 'x' }));
-    expect((await issuesOf(data)).map((i) => i.field)).toEqual(
+    expect((await dataIssues(data)).map((i) => i.field)).toEqual(
       expect.arrayContaining(['feePromise', 'cta']),
     );
   });
@@ -133,7 +119,7 @@ describe("Québec's wording", () => {
 describe('areas', () => {
   it('take a description with its source, and nothing else', async () => {
     const { data } = await dataCopy(FIXTURE_DATA);
-    await edit(data, 'cities/on.json', (cities: Array<{ areas: unknown[] }>) => {
+    await editJson(data, 'cities/on.json', (cities: Array<{ areas: unknown[] }>) => {
       const toronto = cities[0];
       if (!toronto) return;
       toronto.areas[0] = {
@@ -143,7 +129,7 @@ describe('areas', () => {
       };
       toronto.areas[1] = { name: 'Etobicoke', description: 'No source.' };
     });
-    const issues = await issuesOf(data);
+    const issues = await dataIssues(data);
     expect(issues).toHaveLength(1);
     expect(issues[0]).toMatchObject({ record: 'toronto', field: 'areas.1' });
   });
