@@ -15,11 +15,7 @@ const heap = (label: string) => {
 heap('start');
 const inputs = await loadInputs({ dataDir: process.argv[2] ?? 'data', codeVersion: 'm' });
 heap('inputs');
-const { site, pages } = inputs;
-console.log('pages', pages.length);
 const plan = planBuild(inputs, null);
+console.log('pages', plan.files.count, 'indexable', plan.indexable.length);
 heap('plan');
-const json = JSON.stringify(plan.fingerprints);
-console.log('fingerprints json', (json.length / 1048576).toFixed(1), 'MB');
-heap('json');
-(globalThis as { keep?: unknown }).keep = [site, pages, plan, json];
+(globalThis as { keep?: unknown }).keep = [inputs, plan];

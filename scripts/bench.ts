@@ -56,12 +56,12 @@ import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
 import { parseSitemap, parseSitemapIndex } from 'sitemap';
 import { FIRST_PAGE_MARK } from '../src/generate/generate.js';
-import { buildPages } from '../src/routes.js';
+import { buildPages } from '../src/pages.js';
 import { drawingIdentity } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
 import type { CityRecord } from '../src/site/schema.js';
-import { slugify } from '../src/site/slug.js';
 import { absoluteUrl } from '../src/urls.js';
+import { scaledData } from './scaled-data.js';
 
 const SCALE = 10;
 
@@ -246,21 +246,11 @@ for (const name of cityFiles)
   originals.push(
     ...(JSON.parse(await readFile(path.join(citiesDir, name), 'utf8')) as CityRecord[]),
   );
-const copied: Array<[string, number]> = [
+for (const [dir, times] of [
   [data10, SCALE],
   ...(scale ? ([[dataScaled, scale]] as Array<[string, number]>) : []),
-];
-for (const [dir, times] of copied) {
-  await cp(path.join(root, 'data'), dir, { recursive: true });
-  for (const name of cityFiles) {
-    const file = path.join(citiesDir, name);
-    const cities = JSON.parse(await readFile(file, 'utf8')) as CityRecord[];
-    const copies: CityRecord[] = [];
-    for (let k = 2; k <= times; k++) for (const c of cities) copies.push(copyOf(c, k));
-    await writeJson(path.join(dir, 'cities', name), [...cities, ...copies]);
-  }
-  await frenchCopies(dir, originals, times);
-}
+] as Array<[string, number]>)
+  await scaledData(path.join(root, 'data'), dir, times);
 // The incremental runs edit the city of median population (ties by id), in both data sets.
 const byPopulation = [...originals].sort(
   (a, b) => a.population - b.population || a.id.localeCompare(b.id),
@@ -549,38 +539,6 @@ function codeLine(): string {
     `WARNING: lib/cli.cjs was rebuilt during the bench (it was ${codeAtStart} at the start); ` +
     `timed runs on other code: ${changed.map(([l, n, all]) => `${l} ${n} of ${all}`).join(', ')}`
   );
-}
-
-function copyOf(c: CityRecord, k: number): CityRecord {
-  const name = `${c.name} ${k}`;
-  const slug = slugify(name);
-  return {
-    ...c,
-    id: `${c.provinceCode.toLowerCase()}-${slug}`,
-    name,
-    slug,
-    description: `${c.description} (Copy ${k}.)`,
-  };
-}
-
-/** A copy of a city with French pages has them too: its French text is copied (fr/places.json). */
-async function frenchCopies(dir: string, cities: CityRecord[], times: number): Promise<void> {
-  const file = path.join(dir, 'fr', 'places.json');
-  if (!existsSync(file)) return;
-  const places = JSON.parse(await readFile(file, 'utf8')) as {
-    cities: Record<string, { name?: string; description: string }>;
-  };
-  for (let k = 2; k <= times; k++)
-    for (const c of cities) {
-      const own = places.cities[c.slug];
-      if (!own) continue;
-      places.cities[copyOf(c, k).slug] = {
-        ...own,
-        ...(own.name ? { name: `${own.name} ${k}` } : {}),
-        description: `${own.description} (Copie ${k}.)`,
-      };
-    }
-  await writeJson(file, places);
 }
 
 async function editDescription(dataDir: string, city: CityRecord, n: number): Promise<void> {

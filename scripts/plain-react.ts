@@ -7,8 +7,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { assetsOfSite, loadClient } from '../src/generate/assets.js';
+import { buildPages } from '../src/pages.js';
 import { renderPage } from '../src/render/render.js';
-import { buildPages } from '../src/routes.js';
 import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
 import { TEMPLATES } from '../templates/pages/index.js';

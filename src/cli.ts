@@ -7,6 +7,7 @@ import {
   auditReportFile,
   auditSite,
   auditSummary,
+  indexablePages,
   writeAuditReport,
 } from './audit/site-audit.js';
 import { generate, PARALLEL_MIN_PAGES } from './generate/generate.js';
@@ -15,7 +16,7 @@ import { configFromEnv } from './lead/config.js';
 import { drain } from './lead/delivery.js';
 import { FileLeadStore } from './lead/file-store.js';
 import { createLeadService } from './lead/handler.js';
-import { buildPages } from './routes.js';
+import { buildPages } from './pages.js';
 import { runBuildServer } from './serve/build-server.js';
 import { Rebuilder } from './serve/rebuild.js';
 import { startServer } from './serve/server.js';
@@ -161,7 +162,7 @@ export async function main(
     .option('--strict', 'exit 1 if a page breaks the thresholds')
     .action(async (opts: { data: string; dir: string; strict?: boolean }) => {
       const site = await loadSite(opts.data);
-      const report = auditSite(buildPages(site), (file) => {
+      const report = auditSite(indexablePages(buildPages(site)), (file) => {
         const at = path.join(opts.dir, file);
         if (!existsSync(at))
           throw new Error(

@@ -1,14 +1,14 @@
 import type { Strings } from './i18n/catalogue.js';
 import { fill } from './i18n/catalogue.js';
 import type { Lang } from './i18n/lang.js';
-import { memoize } from './memo.js';
+import { memoizeRecent } from './memo.js';
 import type { QuebecContent } from './site/content-schema.js';
 import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
-import { allCities, HOME_CITIES, nearbyCities, topCities } from './site/model.js';
+import { HOME_CITIES, nearbyCities, topCities } from './site/model.js';
 import { provinceBySlug } from './site/provinces.js';
 import { CLAIM_TYPES, type ClaimType, QUESTIONNAIRE_PAGES } from './site/segments.js';
-import { fileForPath, links, type TopPage } from './urls.js';
+import { links, type TopPage } from './urls.js';
 
 export type ChangeFreq = 'daily' | 'weekly' | 'monthly';
 
@@ -68,11 +68,10 @@ export interface Page extends PageInput {
   canonical: string | null;
 }
 
-export interface Route {
+interface RouteBase {
   id: RouteId;
   /** null: not in sitemap.xml and marked noindex. */
   sitemap: { priority: number; changefreq: ChangeFreq } | null;
-  pages(site: Site): PageInput[];
   /**
    * The data a page shows beyond what every page shares (settings, content, assets, code and
    * the footer's cities: the build key), for incremental builds: a page whose reads did not
@@ -87,6 +86,21 @@ export interface Route {
    */
   consolidate?(page: PageInput, site: Site): string | null;
 }
+
+/** A route of the site's own pages, which belong to no city. */
+export interface SiteRoute extends RouteBase {
+  pages(site: Site): PageInput[];
+}
+
+/**
+ * A route of each city's pages (the national "canada" entry included), for the cities the
+ * site's language has pages for. Enumerated a city at a time (src/pages.ts).
+ */
+export interface CityRoute extends RouteBase {
+  cityPages(city: City, site: Site): PageInput | PageInput[];
+}
+
+export type Route = SiteRoute | CityRoute;
 
 /** Whether the data set knows more of a province than its regulator: rules, complaints, events. */
 function provinceHasFacts(site: Site, area: Area): boolean {
@@ -112,7 +126,7 @@ const ownCity = (page: PageInput) => page.city;
  * claim-type pages): a new description renders only the pages that show it.
  */
 const ownCityButDescription = (page: PageInput) => page.city && butDescription(page.city);
-const butDescription = memoize((city: City): Omit<City, 'description'> => {
+const butDescription = memoizeRecent((city: City): Omit<City, 'description'> => {
   const { description: _, ...rest } = city;
   return rest;
 });
@@ -120,12 +134,12 @@ const butDescription = memoize((city: City): Omit<City, 'description'> => {
  * What lists of cities show: enough to notice a rename, a new slug or a new province. Kept per
  * list, so a list shared by many pages (a city's nearby cities) is fingerprinted once.
  */
-const summary = memoize((cities: readonly City[]) =>
+const summary = memoizeRecent((cities: readonly City[]) =>
   cities.map((c) => [c.slug, c.name, c.province]),
 );
 
 /** A list of cities as a page shows them with their distance: names and places. */
-const placed = memoize((cities: readonly City[]) =>
+const placed = memoizeRecent((cities: readonly City[]) =>
   cities.map((c) => [c.slug, c.name, c.province, c.coordinates.lat, c.coordinates.lng]),
 );
 
@@ -152,12 +166,6 @@ const site1 = (name: TopPage, title: RouteText, description: RouteText) => (site
   { path: links.page(name), title: site.t.routes[title], description: site.t.routes[description] },
 ];
 
-/** Each city's pages, for the cities the site's language has pages for (all in English). */
-const perCity = (fn: (c: City, site: Site) => PageInput | PageInput[]) => (site: Site) =>
-  allCities(site)
-    .filter((c) => site.covers(c))
-    .flatMap((c) => fn(c, site));
-
 /**
  * A snippet of a Québec page that elsewhere would promise the rest of Canada's fee: what
  * content/quebec.json says instead (see templates/pages/quebec.ts), `{city}` being `place`.
@@ -171,7 +179,7 @@ const inQuebec = (c: City) => c.provinceCode === 'QC';
  * The route table. Every page of the site comes from here: the writer, sitemap.xml,
  * the HTML sitemap and the link checks all read the page list it produces.
  */
-export const ROUTES: Route[] = [
+export const ROUTES: readonly Route[] = [
   {
     id: 'home',
     sitemap: { priority: 1.0, changefreq: 'daily' },
@@ -288,7 +296,7 @@ export const ROUTES: Route[] = [
         ? page.city
         : page.city && [page.city, placed(nearbyCities(site, page.city, NEARBY))],
     sitemap: { priority: 0.8, changefreq: 'weekly' },
-    pages: perCity((c, site) => ({
+    cityPages: (c, site) => ({
       path: links.city(c),
       title: fill(site.t.routes.cityTitle, { city: c.name }),
       description: fill(
@@ -296,7 +304,7 @@ export const ROUTES: Route[] = [
         { place: where(site, c), city: where(site, c) },
       ),
       city: c,
-    })),
+    }),
   },
   {
     id: 'city-about',
@@ -304,12 +312,12 @@ export const ROUTES: Route[] = [
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     // The same text in every city, and the national one is the site's About page.
     consolidate: (page) => (page.city?.national ? links.page('about') : intoCityPage(page)),
-    pages: perCity((c, site) => ({
+    cityPages: (c, site) => ({
       path: links.cityPage(c, 'about'),
       title: fill(site.t.routes.cityAboutTitle, { city: c.name }),
       description: fill(site.t.routes.cityAboutDescription, { place: where(site, c) }),
       city: c,
-    })),
+    }),
   },
   {
     id: 'questionnaire',
@@ -317,7 +325,7 @@ export const ROUTES: Route[] = [
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     // Four more doors to the city's questionnaire: the city's page is the one to index.
     consolidate: intoCityPage,
-    pages: perCity((c, site) =>
+    cityPages: (c, site) =>
       QUESTIONNAIRE_PAGES.map((q) => ({
         path: links.cityPage(c, q),
         title: fill(site.t.routes[QUESTIONNAIRE_TEXTS[q][0]], { city: c.name }),
@@ -325,19 +333,18 @@ export const ROUTES: Route[] = [
         city: c,
         questionnaire: q,
       })),
-    ),
   },
   {
     id: 'city-services',
     reads: ownCityButDescription,
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     consolidate: (page) => (page.city?.national ? links.page('services') : intoCityPage(page)),
-    pages: perCity((c, site) => ({
+    cityPages: (c, site) => ({
       path: links.cityPage(c, 'services'),
       title: fill(site.t.routes.cityServicesTitle, { city: c.name }),
       description: fill(site.t.routes.cityServicesDescription, { place: where(site, c) }),
       city: c,
-    })),
+    }),
   },
   {
     id: 'claim-type',
@@ -348,7 +355,7 @@ export const ROUTES: Route[] = [
       page.city?.national || !page.claimType
         ? null
         : links.cityPage(site.national, claimSegment(page.claimType)),
-    pages: perCity((c, site) =>
+    cityPages: (c, site) =>
       CLAIM_TYPES.map(({ type, segment }) => ({
         path: links.cityPage(c, segment),
         title: fill(site.t.routes.claimTypeTitle, {
@@ -362,7 +369,6 @@ export const ROUTES: Route[] = [
         city: c,
         claimType: type,
       })),
-    ),
   },
   {
     id: 'area',
@@ -381,7 +387,7 @@ export const ROUTES: Route[] = [
         return provinceHasFacts(site, page.area) ? null : links.city(page.city);
       return page.area.description ? null : links.city(page.city);
     },
-    pages: perCity((c, site) =>
+    cityPages: (c, site) =>
       c.areas.map((a) => ({
         path: links.cityPage(c, a),
         title: fill(c.national ? site.t.routes.provinceTitle : site.t.routes.areaTitle, {
@@ -392,7 +398,6 @@ export const ROUTES: Route[] = [
         city: c,
         area: a,
       })),
-    ),
   },
 ];
 
@@ -413,46 +418,4 @@ function questionnaireDescription(q: QuestionnaireKind, c: City, site: Site): st
   if (inQuebec(c) && q === 'free-consultation')
     return quebecSnippet(site, 'freeConsultation', place);
   return fill(site.t.routes[QUESTIONNAIRE_TEXTS[q][1]], { place });
-}
-
-/**
- * Every page of the site: the English pages, then each other language's, each pointing at its
- * translation. A language's pages are the route table's pages enumerated with the site in that
- * language, at their translated paths (src/urls.ts localizePath); those it has none for are
- * not made.
- */
-export function buildPages(site: Site, routes: readonly Route[] = ROUTES): Page[] {
-  const english = pagesIn(site, routes);
-  const others = [...site.languages.values()].filter((s) => s !== site);
-  const translated = others.flatMap((other) => pagesIn(other, routes));
-  if (translated.length === 0) return english;
-  const byEnglish = new Map(translated.map((p) => [p.alternate, p.path]));
-  for (const page of english) page.alternate = byEnglish.get(page.path) ?? null;
-  // A not-found page is served for an unknown address, never at its own: no page links to it.
-  for (const page of [...english, ...translated])
-    if (page.route === 'not-found') page.alternate = null;
-  return [...english, ...translated];
-}
-
-/** The pages of the site in its language; for a translation, `alternate` is the English path. */
-function pagesIn(site: Site, routes: readonly Route[]): Page[] {
-  const out: Page[] = [];
-  for (const route of routes)
-    for (const input of route.pages(site)) {
-      const path = site.localize(input.path);
-      if (path === null) continue;
-      const into = route.consolidate?.(input, site) ?? null;
-      const canonical = into ?? (route.sitemap ? input.path : null);
-      out.push({
-        ...input,
-        path,
-        route: route.id,
-        lang: site.lang,
-        alternate: site.lang === 'en' ? null : input.path,
-        file: fileForPath(path),
-        sitemap: into === null ? route.sitemap : null,
-        canonical: canonical && site.localize(canonical),
-      });
-    }
-  return out;
 }

@@ -7,7 +7,7 @@ import { mainText } from '../src/audit/main-text.js';
 import { signature, similarity } from '../src/audit/minhash.js';
 import { shingles, words } from '../src/audit/shingles.js';
 import { generate } from '../src/generate/generate.js';
-import { buildPages } from '../src/routes.js';
+import { buildPages } from '../src/pages.js';
 import { loadSite } from '../src/site/load.js';
 import { BUNDLED_DATA, dataCopy, FIXTURE_DATA, runCli, scanTree, tempDir } from './helpers.js';
 
@@ -109,6 +109,74 @@ describe('the audit of the bundled site', () => {
     expect(buildPages(site).filter((p) => p.sitemap).length).toBe(indexed.size);
     const written = JSON.parse(await readFile(path.join(dir, '.dist.audit.json'), 'utf8'));
     expect(written.pages).toHaveLength(indexed.size);
+  });
+});
+
+describe('the audit of an incremental build', () => {
+  it('reads only the pages the build changed, and reports what a full build reports', async () => {
+    const dir = await tempDir();
+    const { data } = await dataCopy(FIXTURE_DATA);
+    const out = path.join(dir, 'dist');
+    await generate({ dataDir: data, outDir: out, audit: 'report', codeVersion: 'audit' });
+    const index = path.join(dir, '.dist.audit-phrases.json');
+    const kept = JSON.parse(await readFile(index, 'utf8')).pages as Record<string, unknown>;
+    // Every audited page's phrases are kept beside the output for the next build.
+    const site = await loadSite(data);
+    const indexable = buildPages(site).filter((p) => p.sitemap);
+    expect(Object.keys(kept).sort()).toEqual(indexable.map((p) => p.file).sort());
+
+    const file = path.join(data, 'cities/on.json');
+    const cities = JSON.parse(await readFile(file, 'utf8'));
+    cities[0].description = `${cities[0].description} A spring ice storm downed lines across the east end in 2013.`;
+    await writeFile(file, JSON.stringify(cities));
+    // A page kept from the last build whose phrases were lost would be read again: so that
+    // the test sees the cache used, an unchanged page's kept phrases are made wrong on purpose.
+    const bin = path.join(dir, '.dist.audit-phrases.bin');
+    const bytes = await readFile(bin);
+    const [offset, count] = kept['about/index.html'] as [number, number];
+    bytes.fill(0x7f, offset, offset + 4 * count);
+    await writeFile(bin, bytes);
+    const incremental = await generate({
+      dataDir: data,
+      outDir: out,
+      audit: 'report',
+      codeVersion: 'audit',
+    });
+    const full = await generate({
+      dataDir: data,
+      outDir: path.join(dir, 'full'),
+      audit: 'report',
+      codeVersion: 'audit',
+    });
+    const score = (r: typeof full.audit, p: string) => r?.pages.find((s) => s.path === p);
+    // The edited city's page was read again: it scores as in the full build.
+    expect(incremental.rendered).toBeLessThan(full.rendered);
+    expect(score(incremental.audit, `/${cities[0].slug}/`)).toEqual(
+      score(full.audit, `/${cities[0].slug}/`),
+    );
+    // The About page was not: it has the phrases it was given, all one phrase.
+    expect(score(incremental.audit, '/about/')?.ownPhrases).toBe(1);
+    expect(score(full.audit, '/about/')?.ownPhrases).toBeGreaterThan(100);
+
+    // Without the tampering, the two reports are the same; a build without the audit leaves
+    // no phrases behind, since it may change what they describe.
+    await generate({ dataDir: data, outDir: out, codeVersion: 'audit' });
+    await expect(readFile(index)).rejects.toThrow();
+    const again = await generate({
+      dataDir: data,
+      outDir: out,
+      audit: 'report',
+      codeVersion: 'audit',
+    });
+    expect(again.audit).toEqual(full.audit);
+    const twice = await generate({
+      dataDir: data,
+      outDir: out,
+      audit: 'report',
+      codeVersion: 'audit',
+    });
+    expect(twice.rendered).toBe(0);
+    expect(twice.audit).toEqual(full.audit);
   });
 });
 

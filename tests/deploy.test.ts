@@ -3,7 +3,7 @@ import { cp, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { buildPages } from '../src/routes.js';
+import { buildPages } from '../src/pages.js';
 import { HEALTH_PATH } from '../src/serve/server.js';
 import { loadSite } from '../src/site/load.js';
 import { FIXTURE_DATA, ROOT, runCli, tempDir } from './helpers.js';

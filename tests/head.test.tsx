@@ -1,10 +1,11 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../src/html.js';
+import { buildPages } from '../src/pages.js';
 import type { PageContext } from '../src/render/context.js';
 import { documentHead } from '../src/render/head.js';
 import { serializeJsonLd } from '../src/render/jsonld.js';
-import { buildPages, type Page } from '../src/routes.js';
+import type { Page } from '../src/routes.js';
 import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
 import { absoluteUrl } from '../src/urls.js';

@@ -3,9 +3,10 @@ import path from 'node:path';
 import { parse } from 'node-html-parser';
 import { describe, expect, it } from 'vitest';
 import { checkCatalogue, fill } from '../src/i18n/catalogue.js';
+import { buildPages } from '../src/pages.js';
 import { FragmentCache } from '../src/render/fragments.js';
 import { renderPage } from '../src/render/render.js';
-import { buildPages, type Page } from '../src/routes.js';
+import type { Page } from '../src/routes.js';
 import { shareImages } from '../src/share/share-images.js';
 import {
   FORMATS,

@@ -1,9 +1,9 @@
 import { type HTMLElement, parse } from 'node-html-parser';
 import { describe, expect, it } from 'vitest';
+import { buildPages } from '../src/pages.js';
 import { FragmentCache } from '../src/render/fragments.js';
 import { renderPage } from '../src/render/render.js';
 import { aggregateRating } from '../src/render/structured-data.js';
-import { buildPages } from '../src/routes.js';
 import { shareImages } from '../src/share/share-images.js';
 import { CANADA_FEE_TERMS } from '../src/site/content-schema.js';
 import { loadSite } from '../src/site/load.js';

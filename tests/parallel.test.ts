@@ -18,15 +18,17 @@ parentPort.once('message', () => parentPort.postMessage(${JSON.stringify(reply)}
 
 const order = (queue: GroupQueue): RenderOrder => ({
   digest: 'd',
-  groups: [[0], [1], [2]],
+  units: [0, 1, 2],
+  starts: new Int32Array([0, 1, 2, 3]),
+  state: new SharedArrayBuffer(21),
   queue: queue.buffer,
-  target: { outDir: '/nowhere', dir: '/nowhere', incremental: false, previous: {} },
+  target: { outDir: '/nowhere', dir: '/nowhere', incremental: false },
   assets: { css: '', js: '', cityIndex: '' },
 });
 
 describe('render pool', () => {
   it('lets the build render on after a worker has finished and exited', async () => {
-    const staged = { changed: 1, paths: ['a.html'], sizes: [5], moves: [] };
+    const staged = { changed: 1, moves: [] };
     const pool = new RenderPool(
       await workerScript({ kind: 'done', staged }),
       { dataDir: '', baseUrl: undefined },
@@ -38,7 +40,7 @@ describe('render pool', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(queue.stopped).toBe(false);
     const rendered: number[] = [];
-    queue.renderClaimed([[0, 1], [2]], (i) => rendered.push(i));
+    queue.claimEach(3, (g) => rendered.push(g));
     expect(rendered).toEqual([0, 1, 2]);
     await pool.close();
   });
@@ -53,7 +55,7 @@ describe('render pool', () => {
     await expect(pool.run(order(queue), queue)).rejects.toThrow('Failed to render page /x: boom');
     expect(queue.stopped).toBe(true);
     const rendered: number[] = [];
-    queue.renderClaimed([[0, 1]], (i) => rendered.push(i));
+    queue.claimEach(2, (g) => rendered.push(g));
     expect(rendered).toEqual([]);
     await pool.close();
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPages } from '../src/routes.js';
+import { buildPages } from '../src/pages.js';
 import { fixtureSite } from './helpers.js';
 
 describe('the page list from the fixture data set', async () => {

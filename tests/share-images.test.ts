@@ -3,7 +3,7 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../src/generate/generate.js';
-import { buildPages } from '../src/routes.js';
+import { buildPages } from '../src/pages.js';
 import { cardFor } from '../src/share/cards.js';
 import { CardPainter } from '../src/share/draw.js';
 import { defaultCacheDir, ImageCache, PRUNE_AFTER_DAYS } from '../src/share/image-cache.js';

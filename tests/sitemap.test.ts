@@ -6,7 +6,7 @@ import { parseSitemap, parseSitemapIndex } from 'sitemap';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../src/generate/generate.js';
 import { buildSitemaps } from '../src/generate/sitemap.js';
-import { buildPages } from '../src/routes.js';
+import { buildPages } from '../src/pages.js';
 import { loadSite } from '../src/site/load.js';
 import { absoluteUrl } from '../src/urls.js';
 import { dataCopy, FIXTURE_DATA, fixtureSite } from './helpers.js';
@@ -17,7 +17,12 @@ describe('sitemap.xml', async () => {
   const indexable = pages.filter((p) => p.sitemap !== null);
 
   it('parses and lists exactly the indexable pages, with their priorities and dates', async () => {
-    const [file, ...rest] = buildSitemaps(site, pages, { '/faq/': '2025-01-31' }, '2026-11-22');
+    const [file, ...rest] = buildSitemaps(
+      site,
+      pages,
+      (p) => (p.path === '/faq/' ? '2025-01-31' : undefined),
+      '2026-11-22',
+    );
     expect(rest).toHaveLength(0);
     expect(file?.file).toBe('sitemap.xml');
     const items = await parseSitemap(Readable.from(file?.contents ?? ''));
@@ -44,7 +49,7 @@ describe('sitemap.xml', async () => {
   });
 
   it('splits into numbered files under an index above the threshold', async () => {
-    const files = buildSitemaps(site, pages, {}, '2026-11-22', 3);
+    const files = buildSitemaps(site, pages, () => undefined, '2026-11-22', 3);
     const expected = Math.ceil(indexable.length / 3);
     expect(files.map((f) => f.file)).toEqual([
       'sitemap.xml',
@@ -63,7 +68,7 @@ describe('sitemap.xml', async () => {
   it('escapes a base URL that holds XML-special characters', async () => {
     const base = "https://example.com/a&b's";
     const odd = await loadSite(FIXTURE_DATA, { baseUrl: base });
-    const [file] = buildSitemaps(odd, buildPages(odd), {}, '2026-11-22');
+    const [file] = buildSitemaps(odd, buildPages(odd), () => undefined, '2026-11-22');
     const xml = file?.contents.toString() ?? '';
     expect(xml).toContain('<loc>https://example.com/a&amp;b&apos;s/faq/</loc>');
     const items = await parseSitemap(Readable.from(xml));

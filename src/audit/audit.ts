@@ -14,12 +14,14 @@ export const THRESHOLDS = {
   thinPhrases: 100,
 } as const;
 
-/** An indexable page's main text, and the kind of page it is (its route, or finer). */
-export interface AuditInput {
-  path: string;
-  kind: string;
-  text: string;
-}
+/**
+ * An indexable page's main text, or its phrases when known already (see shingles), and the
+ * kind of page it is (its route, or finer).
+ */
+export type AuditInput = { path: string; kind: string } & (
+  | { text: string }
+  | { phrases: Uint32Array }
+);
 
 export interface PageScore {
   path: string;
@@ -71,7 +73,7 @@ export function audit(inputs: Iterable<AuditInput>): AuditReport {
   const signatures: Uint32Array[] = [];
   for (const input of inputs) {
     const page = paths.length;
-    const phrases = shingles(input.text);
+    const phrases = 'phrases' in input ? input.phrases : shingles(input.text);
     paths.push(input.path);
     kinds.push(input.kind);
     phraseCounts.push(phrases.length);

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Page } from '../routes.js';
 import { type AuditInput, type AuditReport, audit, percent } from './audit.js';
 import { mainText } from './main-text.js';
+import type { PhraseCache, PhraseCacheWriter } from './phrase-cache.js';
+import { shingles } from './shingles.js';
 
 /**
  * The kind a page is counted under: its route, and for the question-form pages which of them
@@ -12,22 +14,50 @@ export function pageKind(page: Page): string {
   return page.questionnaire ? `${page.route}:${page.questionnaire}` : page.route;
 }
 
-/**
- * The audit of a built site: every indexable page's main text, read from where `locate` says
- * its file is (the output folder, or the staging folder before a build commits).
- */
-export function auditSite(pages: readonly Page[], locate: (file: string) => string): AuditReport {
-  return audit(indexableTexts(pages, locate));
+/** What the audit needs of an indexable page. */
+export interface AuditedPage {
+  path: string;
+  file: string;
+  /** See pageKind. */
+  kind: string;
 }
 
-function* indexableTexts(
-  pages: readonly Page[],
+/** The indexable pages of a page list, as the audit takes them. */
+export const indexablePages = (pages: readonly Page[]): AuditedPage[] =>
+  pages.flatMap((p) => (p.sitemap ? [{ path: p.path, file: p.file, kind: pageKind(p) }] : []));
+
+/**
+ * The audit of a built site: every indexable page's main text, read from where `locate` says
+ * its file is (the output folder, or the staging folder before a build commits), one at a time.
+ */
+export function auditSite(
+  indexable: readonly AuditedPage[],
   locate: (file: string) => string,
+  cache?: AuditCache,
+): AuditReport {
+  return audit(inputs(indexable, locate, cache));
+}
+
+/**
+ * The last build's phrases of the pages whose file did not change, and where this build's go:
+ * an incremental build reads and splits only the pages it changed.
+ */
+export interface AuditCache {
+  previous: PhraseCache;
+  unchanged: (page: AuditedPage) => boolean;
+  next: PhraseCacheWriter;
+}
+
+function* inputs(
+  pages: readonly AuditedPage[],
+  locate: (file: string) => string,
+  cache: AuditCache | undefined,
 ): Generator<AuditInput> {
   for (const page of pages) {
-    if (page.sitemap === null) continue;
-    const html = readFileSync(locate(page.file), 'utf8');
-    yield { path: page.path, kind: pageKind(page), text: mainText(html) };
+    const kept = cache?.unchanged(page) ? cache.previous.get(page.file) : null;
+    const phrases = kept ?? shingles(mainText(readFileSync(locate(page.file), 'utf8')));
+    cache?.next.add(page.file, phrases);
+    yield { path: page.path, kind: page.kind, phrases };
   }
 }
 

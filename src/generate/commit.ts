@@ -46,6 +46,14 @@ export function recoverOutput(outDir: string): void {
       rmSync(path.join(parent, n), { force: true });
       continue;
     }
+    // What a killed build was writing aside (its manifest, its audit's phrases), never renamed
+    // into place: <name>.<pid>.tmp.
+    if (/^(manifest\.json|audit-phrases\.(bin|json))\.\d+\.tmp$/.test(rest)) {
+      const writer = Number(rest.split('.').at(-2));
+      if (!(Number.isInteger(writer) && writer !== process.pid && isAlive(writer)))
+        rmSync(path.join(parent, n), { force: true });
+      continue;
+    }
     if (!rest.startsWith('staging-')) continue;
     const pid = Number(rest.split('-')[1]);
     if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue;

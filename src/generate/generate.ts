@@ -1,23 +1,27 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AuditReport } from '../audit/audit.js';
+import { PhraseCache, PhraseCacheWriter } from '../audit/phrase-cache.js';
 import { AuditFailed, auditReportFile, auditSite, writeAuditReport } from '../audit/site-audit.js';
 import { NEARBY } from '../routes.js';
 import { defaultCacheDir, ImageCache } from '../share/image-cache.js';
 import { nearbySlugs } from '../site/model.js';
 import { missingTrust, sampleData } from '../site/sample.js';
 import { recoverOutput } from './commit.js';
-import { type InputOptions, type Inputs, loadInputs } from './inputs.js';
+import { type InputOptions, loadInputs } from './inputs.js';
 import {
-  type Manifest,
+  entryLine,
+  type FileEntry,
   manifestFile,
-  ownershipOnly,
-  readManifest,
+  manifestHeader,
+  ownershipHeader,
+  PreviousManifest,
   writeManifest,
 } from './manifest.js';
 import { guardOutput, KEPT_ENTRIES, type Protected, projectRoot } from './output-guard.js';
 import { pageDates } from './page-dates.js';
-import { type Plan, planBuild } from './plan.js';
+import { type IndexedPage, type Plan, planBuild, printText } from './plan.js';
+import { checkPublicPaths, generatedFiles } from './public-files.js';
 import { renderPages } from './render-pages.js';
 import { packageRoot } from './root.js';
 import { stageSitemap } from './sitemap.js';
@@ -91,48 +95,71 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   try {
     const inputs = await loadInputs(options);
     recoverOutput(options.outDir);
-    const previous = readManifest(options.outDir);
+    const previous = PreviousManifest.read(options.outDir);
     const plan = planBuild(inputs, previous);
-    const staging = Staging.open(options.outDir, previous?.files ?? null);
+    if (options.publicDir)
+      checkPublicPaths(
+        options.publicDir,
+        inputs.publicFiles,
+        generatedFiles((rel) => plan.publicPages.get(rel), inputs.assets, plan.images),
+      );
+    const staging = Staging.open(options.outDir, previous);
     try {
       const publicStamps = stageFiles(staging, inputs, previous);
-      // The disk's edge of the plan: an unchanged page whose file is gone is rendered again.
-      const gone = plan.unchanged.filter((i) => !staging.keep(inputs.pages[i]?.file ?? ''));
-      const toRender = inPageOrder(plan.changed, gone);
-      const kept = plan.unchanged.length - gone.length;
-      const total = inputs.pages.length;
-      const rendered = await renderPages(inputs, toRender, staging, threads, (done) =>
+      keepUnchanged(plan, staging);
+      const total = plan.files.count;
+      const kept = total - countOf(plan.state.render);
+      const rendered = await renderPages(inputs, plan, staging, threads, (done) =>
         options.onProgress?.(kept + done, total),
       );
       // After the pages, so that drawing images (when none is cached) delays no first page.
       const cache = new ImageCache(
         options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir,
       );
-      const shareCounts = await stageShareImages(staging, inputs, cache);
-      const dates = pageDates(
-        inputs.site,
-        inputs.pages,
-        (file) => staging.changes(file),
-        previous?.modified,
-        inputs.lastmod,
+      const shareCounts = await stageShareImages(staging, plan.images, cache);
+      const dates = pageDates(plan.indexable, plan.state, previous, inputs.lastmod);
+      stageSitemap(staging, inputs.site, plan.indexable, dates, inputs.lastmod);
+      const audited = options.audit ? auditStaged(plan, staging, options) : null;
+      // The phrases kept for the next audit describe the output as it is: none while it changes.
+      PhraseCache.discard(options.outDir);
+      const lines = manifestLines(plan, staging, dates);
+      // Still ours until the commit has deleted them: recorded with the new files.
+      const gone = staging.target.incremental
+        ? [...(previous?.unmarked((rel) => staging.extras.has(rel)) ?? [])]
+        : [];
+      staging.commit(
+        gone.map(([rel]) => rel),
+        () =>
+          writeManifest(
+            options.outDir,
+            ownershipHeader(),
+            lines(),
+            gone.map(([, line]) => line),
+          ),
       );
-      const sitemap = stageSitemap(staging, inputs, plan, dates, previous?.sitemap);
-      const audited = options.audit ? auditStaged(inputs, staging, options) : null;
-      const files = staging.commit((all) => writeManifest(options.outDir, ownershipOnly(all)));
       writeManifest(
         options.outDir,
-        manifestOf(inputs, plan, { files, sitemap, publicStamps, dates }),
+        manifestHeader({
+          key: inputs.key ?? '',
+          public: publicStamps,
+          nearby: { key: plan.nearby.key, lists: nearbySlugs(inputs.site, NEARBY) },
+        }),
+        lines(),
       );
-      if (audited) writeAuditReport(audited.file, audited.report);
+      if (audited) {
+        audited.phrases.commit();
+        writeAuditReport(audited.file, audited.report);
+      }
+      const extras = staging.extras;
       return {
         outDir: path.resolve(options.outDir),
         pages: total,
-        files: staging.files,
+        files: total + extras.size,
         changed: staging.changed,
         rendered,
-        bytes: staging.bytes,
+        bytes: sumOf(plan.state.sizes) + sumOf(extras.values()),
         ms: performance.now() - started,
-        foreign: foreignEntries(options.outDir, files),
+        foreign: foreignEntries(options.outDir, plan.tops, extras),
         sample: sampleData(inputs.site),
         trustMissing: missingTrust(inputs.site),
         audit: audited?.report ?? null,
@@ -150,57 +177,87 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 }
 
 /**
+ * The disk's edge of the plan: an unchanged page whose file is gone from the output folder (or
+ * whose folder is new) is rendered again. O(1) a page: one existence check.
+ */
+function keepUnchanged(plan: Plan, staging: Staging): void {
+  const { render } = plan.state;
+  let i = 0;
+  for (const file of plan.files) {
+    if (render[i] === 0 && !staging.keepPage(file)) render[i] = 1;
+    i++;
+  }
+}
+
+/** The new output's files as manifest lines: the pages, in page order, then the other files. */
+function manifestLines(plan: Plan, staging: Staging, dates: readonly string[]) {
+  const modified = new Map<number, string>();
+  for (const [k, page] of plan.indexable.entries()) modified.set(page.index, dates[k] ?? '');
+  return function* lines(): Generator<string> {
+    const { files, prints, state } = plan;
+    let i = 0;
+    for (const file of files) {
+      const date = modified.get(i);
+      const print = printText(prints.at(i));
+      const entry: FileEntry = [file, state.sizes[i] ?? 0, print];
+      if (date !== undefined) entry.push(date);
+      yield entryLine(entry);
+      i++;
+    }
+    for (const [rel, size] of staging.extras) yield entryLine([rel, size]);
+  };
+}
+
+function countOf(flags: Uint8Array): number {
+  let n = 0;
+  for (const f of flags) n += f;
+  return n;
+}
+
+function sumOf(values: Iterable<number>): number {
+  let n = 0;
+  for (const v of values) n += v;
+  return n;
+}
+
+/**
  * The content audit of the output as it will be once committed. A strict one stops the build
  * here, with its report, so the output folder keeps its last good site; otherwise the report
  * is written once the output is committed.
  */
-function auditStaged(inputs: Inputs, staging: Staging, options: GenerateOptions): Audited {
-  const report = auditSite(inputs.pages, (file) => staging.locate(file));
+function auditStaged(plan: Plan, staging: Staging, options: GenerateOptions): Audited {
+  const previous = PhraseCache.open(options.outDir);
+  const next = new PhraseCacheWriter(options.outDir);
+  const { incremental } = staging.target;
+  const { changed } = plan.state;
+  let report: AuditReport;
+  try {
+    report = auditSite(plan.indexable, (file) => staging.locate(file), {
+      previous,
+      // A file the commit leaves as it is says what it said when the last build audited it.
+      unchanged: (page) => incremental && changed[(page as IndexedPage).index] === 0,
+      next,
+    });
+  } catch (err) {
+    next.abort();
+    throw err;
+  } finally {
+    previous.close();
+  }
   const file = auditReportFile(options.outDir);
   if (options.audit === 'strict' && report.failures.length > 0) {
+    next.abort();
     writeAuditReport(file, report);
     throw new AuditFailed(report, file);
   }
-  return { report, file };
+  return { report, file, phrases: next };
 }
 
 interface Audited {
   report: AuditReport;
   file: string;
-}
-
-/** Two lists of page indices, each in page order, as one in page order. */
-function inPageOrder(a: readonly number[], b: readonly number[]): number[] {
-  const out: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length)
-    out.push(
-      j >= b.length || (i < a.length && (a[i] ?? 0) < (b[j] ?? 0)) ? (a[i++] ?? 0) : (b[j++] ?? 0),
-    );
-  return out;
-}
-
-/** What the next build needs to know of this one. */
-function manifestOf(
-  inputs: Inputs,
-  plan: Plan,
-  made: {
-    files: Record<string, number>;
-    sitemap: { key: string; files: string[] };
-    publicStamps: Record<string, string>;
-    dates: Record<string, string>;
-  },
-): Manifest {
-  return {
-    key: inputs.key ?? '',
-    pages: plan.fingerprints,
-    files: made.files,
-    sitemap: made.sitemap,
-    public: made.publicStamps,
-    nearby: { key: plan.nearby.key, lists: nearbySlugs(inputs.site, NEARBY) },
-    modified: made.dates,
-  };
+  /** The audited pages' phrases, put in place once the output is committed. */
+  phrases: PhraseCacheWriter;
 }
 
 /** What no output folder may hold or be inside: the build's inputs and the code that runs it. */
@@ -216,7 +273,11 @@ function protectedFolders(options: GenerateOptions): Protected[] {
 }
 
 /** The output folder's top-level entries the build did not write (but `.git`). */
-function foreignEntries(outDir: string, files: Record<string, number>): string[] {
-  const ours = new Set(Object.keys(files).map((rel) => rel.split('/')[0]));
+function foreignEntries(
+  outDir: string,
+  tops: ReadonlySet<string>,
+  extras: ReadonlyMap<string, number>,
+): string[] {
+  const ours = new Set([...tops, ...[...extras.keys()].map((rel) => rel.split('/')[0])]);
   return readdirSync(outDir).filter((n) => !ours.has(n) && !KEPT_ENTRIES.includes(n));
 }

@@ -1,18 +1,20 @@
 import { TEMPLATES, type Template } from '../../templates/pages/index.js';
 import { hash } from '../hash.js';
-import { buildPages, type Page, ROUTES, type Route, type RouteId } from '../routes.js';
+import { PageUnits } from '../pages.js';
+import { ROUTES, type Route, type RouteId } from '../routes.js';
 import { type ShareImages, shareImages } from '../share/share-images.js';
 import { loadSite } from '../site/load.js';
 import { FOOTER_CITIES, type Site, topCities } from '../site/model.js';
 import { type Assets, assetsOfSite, loadClient } from './assets.js';
-import { checkPublicPaths, generatedFiles, listPublic, type PublicFile } from './public-files.js';
+import { listPublic, type PublicFile } from './public-files.js';
 import { codeVersion, isCompiled, packageRoot } from './root.js';
 
 /** Everything a build is made from, loaded and checked. */
 export interface Inputs {
   site: Site;
   routes: readonly Route[];
-  pages: Page[];
+  /** The pages, a unit (a city) at a time. */
+  units: PageUnits;
   templates: Record<RouteId, Template>;
   assets: Assets;
   publicFiles: PublicFile[];
@@ -53,19 +55,15 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
     baseUrlFrom: options.baseUrlFrom,
   });
   const routes = options.routes ?? ROUTES;
-  const pages = buildPages(site, routes);
-  assertUniqueFiles(pages);
   const assets = assetsOfSite(await client, site);
 
   const version = options.codeVersion === undefined ? codeVersion() : options.codeVersion;
   const share = shareImages(site);
   const publicFiles = listPublic(options.publicDir);
-  if (options.publicDir)
-    checkPublicPaths(options.publicDir, publicFiles, generatedFiles(pages, assets, share));
   return {
     site,
     routes,
-    pages,
+    units: new PageUnits(site, routes),
     templates: options.templates ?? TEMPLATES,
     assets,
     publicFiles,
@@ -104,13 +102,4 @@ function defaultLastmod(): string {
   const epoch = Number(process.env.SOURCE_DATE_EPOCH);
   const date = Number.isFinite(epoch) && epoch > 0 ? new Date(epoch * 1000) : new Date();
   return date.toISOString().slice(0, 10);
-}
-
-function assertUniqueFiles(pages: readonly Page[]) {
-  const seen = new Map<string, string>();
-  for (const p of pages) {
-    const other = seen.get(p.file);
-    if (other) throw new Error(`Two pages would write ${p.file}: ${other} and ${p.path}`);
-    seen.set(p.file, p.path);
-  }
 }

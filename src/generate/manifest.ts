@@ -1,80 +1,31 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { hash } from '../hash.js';
-import type { Site } from '../site/model.js';
 
 /**
- * What the last build rendered each page from: a build key (code, settings, content, assets)
- * and a fingerprint per output file. Kept beside the output folder, never published.
+ * What the last build made, kept beside the output folder and never published: a header (the
+ * build key, the public files' stamps, the nearby lists), then one line per file of the output
+ * (a JSON array: path, size, and for a page its fingerprint and, for an indexable page, the day
+ * its content last changed). It is also the record of which files in the output folder the
+ * build wrote, the only ones a later build may replace or delete.
+ *
+ * A line per file, not one JSON document, so that a site of 350,000 pages is read and written
+ * a line at a time: the build keeps the file's text and an index of it, never an object per
+ * entry (issue 21's flat memory).
  */
-export interface Manifest {
-  /** Empty when the build had no code version: then no page is reused by fingerprint. */
+export interface ManifestHeader {
+  format: typeof FORMAT;
+  /** The build key; empty when no page may be reused by fingerprint (see Inputs.key). */
   key: string;
-  pages: Record<string, string>;
-  /** Every file of the output and its size, so the next build knows what to keep and delete. */
-  files: Record<string, number>;
-  /** The sitemap's inputs, and the files it made. */
-  sitemap: { key: string; files: string[] };
   /** The public folder's files and their size and modification time when last copied. */
-  public?: Record<string, string>;
+  public: Record<string, string>;
   /** Every city's nearby cities, and what they were measured from (see restoreNearby). */
   nearby?: { key: string; lists: Record<string, string[]> };
-  /** The day each indexable page's content last changed, by path (see pageDates). */
-  modified?: Record<string, string>;
 }
 
-export { hash } from '../hash.js';
+/** A file of the output: path, size, a page's fingerprint, an indexable page's last change. */
+export type FileEntry = [rel: string, size: number, print?: string, modified?: string];
 
-/**
- * Fingerprints of what pages read. Most of it is shared (a city is read by each of its dozen
- * pages, a list of nearby cities by each of its areas): an object or list met again keeps its
- * hash, and a page reading several things is fingerprinted by their hashes joined. The model
- * does not change during a build.
- */
-/** Values hashed by Fingerprints since the process started: tests check it grows linearly. */
-export const fingerprinted = { values: 0 };
-
-export class Fingerprints {
-  private readonly known = new WeakMap<object, string>();
-  private readonly plain = new Map<string, string>();
-
-  of(value: unknown): string {
-    return Array.isArray(value) ? value.map((v) => this.item(v)).join('.') : this.item(value);
-  }
-
-  private item(value: unknown): string {
-    if (typeof value !== 'object' || value === null) {
-      const json = JSON.stringify(value) ?? 'undefined';
-      let known = this.plain.get(json);
-      if (known === undefined) {
-        known = hash(json);
-        fingerprinted.values++;
-        this.plain.set(json, known);
-      }
-      return known;
-    }
-    let known = this.known.get(value);
-    if (known === undefined) {
-      known = hash(value);
-      fingerprinted.values++;
-      this.known.set(value, known);
-    }
-    return known;
-  }
-}
-
-/** Everything a site model was loaded from: threads of one build check they loaded the same. */
-export const siteDigest = (site: Site) =>
-  hash([
-    site.settings,
-    site.national,
-    site.cities,
-    site.content,
-    [...site.facts.provinces.values()],
-    site.facts.nationalComplaints,
-    site.facts.catastrophes,
-    site.facts.populationSource,
-  ]);
+const FORMAT = 2;
 
 export const manifestFile = (outDir: string) =>
   path.join(
@@ -82,35 +33,160 @@ export const manifestFile = (outDir: string) =>
     `.${path.basename(path.resolve(outDir))}.manifest.json`,
   );
 
-// Synchronous, as the rest of the build's file calls: fs/promises's first call starts a thread
-// pool that an incremental build has no use for.
-export function readManifest(outDir: string): Manifest | null {
-  try {
-    const m = JSON.parse(readFileSync(manifestFile(outDir), 'utf8')) as Manifest;
-    // One written by an older version, without the files' sizes, is no use.
-    return m.files && typeof m.files === 'object' && !Array.isArray(m.files) && m.sitemap
-      ? m
-      : null;
-  } catch {
-    return null;
+/** The last build's manifest, as read: its header, and its entries looked up by path. */
+export class PreviousManifest {
+  /** Each file's entry number. */
+  private readonly number = new Map<string, number>();
+  /** Where each entry's line starts in `text`. */
+  private readonly starts: number[] = [];
+  /** Entries the new output has too (see mark). */
+  private seen: Uint8Array;
+
+  private constructor(
+    readonly header: ManifestHeader,
+    private readonly text: string,
+    first: number,
+  ) {
+    for (let start = first; start < text.length; ) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      if (end > start) {
+        this.number.set(relOf(text, start, end), this.starts.length);
+        this.starts.push(start);
+      }
+      start = end + 1;
+    }
+    this.seen = new Uint8Array(this.starts.length);
+  }
+
+  has(rel: string): boolean {
+    return this.number.has(rel);
+  }
+
+  /** A file's entry; null for a file the last build did not write. */
+  entry(rel: string): FileEntry | null {
+    const n = this.number.get(rel);
+    return n === undefined ? null : (JSON.parse(this.lineAt(n)) as FileEntry);
+  }
+
+  /**
+   * A file's size if its entry has this fingerprint, else -1. Read from the line without
+   * parsing it whole: asked for every page of an incremental build.
+   */
+  sizeIfPrint(rel: string, print: string): number {
+    const n = this.number.get(rel);
+    if (n === undefined) return -1;
+    const line = this.lineAt(n);
+    // ["rel",size,"print"...: the print follows the size, after the path's closing quote.
+    const afterRel = line.indexOf('",', 2) + 2;
+    const comma = line.indexOf(',', afterRel);
+    if (afterRel < 2 || comma < 0) return -1;
+    if (!line.startsWith(`"${print}"`, comma + 1)) return -1;
+    const size = Number(line.slice(afterRel, comma));
+    return Number.isInteger(size) && size >= 0 ? size : -1;
+  }
+
+  /** Notes that the new output has this file too. */
+  mark(rel: string): void {
+    const n = this.number.get(rel);
+    if (n !== undefined) this.seen[n] = 1;
+  }
+
+  /**
+   * The files of the last output the new one has not marked (see mark), unless `kept` says so,
+   * with their lines as written: what a commit deletes, and records as ours until it has.
+   */
+  *unmarked(kept: (rel: string) => boolean): Generator<[rel: string, line: string]> {
+    for (const [rel, n] of this.number)
+      if (this.seen[n] !== 1 && !kept(rel)) yield [rel, this.lineAt(n)];
+  }
+
+  private lineAt(n: number): string {
+    const start = this.starts[n] ?? 0;
+    const end = this.text.indexOf('\n', start);
+    return this.text.slice(start, end < 0 ? undefined : end);
+  }
+
+  /**
+   * Synchronous, as the rest of the build's file calls: fs/promises's first call starts a
+   * thread pool that an incremental build has no use for. An unreadable manifest is none; one
+   * of the single-document format before this one gives only which files are ours.
+   */
+  static read(outDir: string): PreviousManifest | null {
+    let text: string;
+    try {
+      text = readFileSync(manifestFile(outDir), 'utf8');
+    } catch {
+      return null;
+    }
+    const first = text.indexOf('\n');
+    try {
+      const header = JSON.parse(first < 0 ? text : text.slice(0, first)) as ManifestHeader & {
+        files?: Record<string, number>;
+      };
+      if (header.format === FORMAT) return new PreviousManifest(header, text, first + 1);
+      if (!header.files || typeof header.files !== 'object') return null;
+      const lines = Object.entries(header.files).map(([rel, size]) => JSON.stringify([rel, size]));
+      return new PreviousManifest(ownershipHeader(), `${lines.join('\n')}\n`, 0);
+    } catch {
+      return null;
+    }
   }
 }
 
+/** The path of a line's entry; quick for the plain paths a build writes. */
+function relOf(text: string, start: number, end: number): string {
+  const close = text.indexOf('",', start + 2);
+  if (close > 0 && close < end) {
+    const rel = text.slice(start + 2, close);
+    if (!rel.includes('\\')) return rel;
+  }
+  return (JSON.parse(text.slice(start, end)) as FileEntry)[0];
+}
+
+function parseLine(text: string, start: number): FileEntry {
+  const end = text.indexOf('\n', start);
+  return JSON.parse(text.slice(start, end < 0 ? undefined : end)) as FileEntry;
+}
+
+/** A header that reuses nothing: what the manifest says while a commit is under way. */
+export const ownershipHeader = (): ManifestHeader => ({ format: FORMAT, key: '', public: {} });
+
+export const manifestHeader = (rest: Omit<ManifestHeader, 'format'>): ManifestHeader => ({
+  format: FORMAT,
+  ...rest,
+});
+
 /**
- * Replaced whole (written aside and renamed), never removed: it is also the record of which files
- * in the output folder the build wrote, the only ones a later build may replace or delete.
+ * Replaced whole (written aside and renamed), never removed. `lines` are the files' lines,
+ * written in batches, so the whole text is never one string.
  */
-export function writeManifest(outDir: string, manifest: Manifest): void {
+export function writeManifest(
+  outDir: string,
+  header: ManifestHeader,
+  ...lines: Iterable<string>[]
+): void {
   const file = manifestFile(outDir);
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(manifest));
+  const fd = openSync(tmp, 'w');
+  try {
+    let batch = `${JSON.stringify(header)}\n`;
+    for (const part of lines)
+      for (const line of part) {
+        batch += `${line}\n`;
+        if (batch.length >= BATCH_CHARS) {
+          writeSync(fd, batch);
+          batch = '';
+        }
+      }
+    writeSync(fd, batch);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(tmp, file);
 }
 
-/** What a manifest says while a commit is under way: which files are ours, and nothing to reuse. */
-export const ownershipOnly = (files: Record<string, number>): Manifest => ({
-  key: '',
-  pages: {},
-  files,
-  sitemap: { key: '', files: [] },
-});
+const BATCH_CHARS = 1 << 20;
+
+/** A file's line in the manifest. */
+export const entryLine = (entry: FileEntry): string => JSON.stringify(entry);

@@ -1,32 +1,22 @@
-import type { Page } from '../routes.js';
-import { isoFromWritten } from '../site/format.js';
-import type { Site } from '../site/model.js';
+import type { PreviousManifest } from './manifest.js';
+import type { PageState } from './page-state.js';
+import type { IndexedPage } from './plan.js';
 
 /**
- * The day each indexable page's content last changed (YYYY-MM-DD), for sitemap.xml's lastmod:
- * the legal pages' own "Last updated" dates and the posts' dates; for every other page, today
- * if the build changes its file, else the day the last build recorded. A search engine that
- * finds every page "changed today" on every build learns to ignore the dates.
+ * The day each indexable page's content last changed (YYYY-MM-DD), for sitemap.xml's lastmod,
+ * in the order of `indexable`: the legal pages' own "Last updated" dates and the posts' dates;
+ * for every other page, today if the build changes its file, else the day the last build
+ * recorded. A search engine that finds every page "changed today" on every build learns to
+ * ignore the dates.
  */
 export function pageDates(
-  site: Site,
-  pages: readonly Page[],
-  changes: (file: string) => boolean,
-  previous: Readonly<Record<string, string>> | undefined,
+  indexable: readonly IndexedPage[],
+  state: PageState,
+  previous: PreviousManifest | null,
   today: string,
-): Record<string, string> {
-  const dates: Record<string, string> = {};
-  for (const page of pages) {
-    if (page.sitemap === null) continue;
-    dates[page.path] =
-      own(site, page) ?? (changes(page.file) ? today : (previous?.[page.path] ?? today));
-  }
-  return dates;
-}
-
-function own(site: Site, page: Page): string | null {
-  if (page.route === 'privacy') return isoFromWritten(site.content.privacy.updated);
-  if (page.route === 'terms') return isoFromWritten(site.content.terms.updated);
-  if (page.route === 'blog-post' && page.post) return page.post.date;
-  return null;
+): string[] {
+  return indexable.map(
+    (page) =>
+      page.own ?? (state.changed[page.index] ? today : (previous?.entry(page.file)?.[3] ?? today)),
+  );
 }

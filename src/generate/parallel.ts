@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import type { Page } from '../routes.js';
 import type { StagedFiles, StageTarget } from './stage-writer.js';
 
 /**
@@ -32,38 +31,22 @@ export class GroupQueue {
     Atomics.store(this.cells, 2, 1);
   }
 
-  /**
-   * Calls `render` for each page of every group this thread claims, until none are left or a
-   * thread failed. Pages of one city stay on one thread, so its shared fragments render once.
-   */
-  renderClaimed(groups: readonly (readonly number[])[], render: (index: number) => void): void {
-    for (
-      let g = Atomics.add(this.cells, 0, 1);
-      g < groups.length;
-      g = Atomics.add(this.cells, 0, 1)
-    ) {
-      for (const index of groups[g] ?? []) {
-        if (this.stopped) return;
-        render(index);
-        Atomics.add(this.cells, 1, 1);
-      }
-    }
+  /** Counts a page rendered. */
+  pageDone(): void {
+    Atomics.add(this.cells, 1, 1);
   }
-}
 
-/** Page indices in groups of one city each (pages without a city together), in first-seen order. */
-export function groupByCity(pages: readonly Page[], indices: readonly number[]): number[][] {
-  const byCity = new Map<string, number[]>();
-  for (const i of indices) {
-    const key = pages[i]?.city?.slug ?? '';
-    let group = byCity.get(key);
-    if (!group) {
-      group = [];
-      byCity.set(key, group);
+  /**
+   * Calls `claimed` with each group this thread claims, of `count`, until none are left or a
+   * thread failed. A group is a city's pages: they stay on one thread, so its shared fragments
+   * render once.
+   */
+  claimEach(count: number, claimed: (group: number) => void): void {
+    for (let g = Atomics.add(this.cells, 0, 1); g < count; g = Atomics.add(this.cells, 0, 1)) {
+      if (this.stopped) return;
+      claimed(g);
     }
-    group.push(i);
   }
-  return [...byCity.values()];
 }
 
 /** What a render worker is started with: enough to load the same site as the build. */
@@ -76,7 +59,11 @@ export interface WorkerSetup {
 export interface RenderOrder {
   /** The site digest of the build's own load: the worker's must match. */
   digest: string;
-  groups: number[][];
+  /** The units with pages to render (see renderClaimed). */
+  units: number[];
+  starts: Int32Array;
+  /** The pages' shared state (see PageState). */
+  state: SharedArrayBuffer;
   queue: SharedArrayBuffer;
   target: StageTarget;
   assets: { css: string; js: string; cityIndex: string };

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '../routes.js';
-import type { ShareImages } from '../share/share-images.js';
+import type { ShareImage } from '../share/share-images.js';
 import { displayPath } from '../site/display-path.js';
 import { DataError, type DataIssue } from '../site/errors.js';
 import type { Assets } from './assets.js';
@@ -73,16 +72,19 @@ export function checkPublicPaths(
 
 /** What the build writes at a path of the output, named for a message; undefined for nothing. */
 export function generatedFiles(
-  pages: readonly Page[],
+  /** The path of the page whose file is at `rel`, if any. */
+  pageAt: (rel: string) => string | undefined,
   assets: Assets,
-  share: ShareImages,
+  images: readonly ShareImage[],
 ): (rel: string) => string | undefined {
-  const byFile = new Map<string, string>(pages.map((p) => [p.file, `the page ${p.path}`]));
+  const byFile = new Map<string, string>();
   for (const a of assets.files) byFile.set(a.file, `the asset /${a.file}`);
-  for (const image of share.all(pages)) byFile.set(image.file, `the share image /${image.file}`);
+  for (const image of images) byFile.set(image.file, `the share image /${image.file}`);
   for (const f of ['robots.txt', '_headers']) byFile.set(f, `the generated ${f}`);
   return (rel) =>
-    byFile.get(rel) ?? (/^sitemap(-\d+)?\.xml$/.test(rel) ? `the generated ${rel}` : undefined);
+    (pageAt(rel) === undefined ? undefined : `the page ${pageAt(rel)}`) ??
+    byFile.get(rel) ??
+    (/^sitemap(-\d+)?\.xml$/.test(rel) ? `the generated ${rel}` : undefined);
 }
 
 export const replacedByPublic = (rel: string, files: readonly PublicFile[]) =>

@@ -1,10 +1,8 @@
+import type { Lang } from '../i18n/lang.js';
 import { LANG_TAGS } from '../i18n/lang.js';
-import type { Page } from '../routes.js';
+import type { ChangeFreq } from '../routes.js';
 import type { Site } from '../site/model.js';
 import { absoluteUrl, links } from '../urls.js';
-import type { Inputs } from './inputs.js';
-import { hash, type Manifest } from './manifest.js';
-import type { Plan } from './plan.js';
 import type { Staging } from './staging.js';
 
 /** sitemaps.org allows 50,000 URLs a file; we split well before it. */
@@ -13,6 +11,16 @@ export const SITEMAP_SPLIT = 45_000;
 export interface SitemapFile {
   file: string;
   contents: Buffer;
+}
+
+/** What sitemap.xml says of a page (a Page, or what a build keeps of an indexable one). */
+export interface SitemapPage {
+  path: string;
+  lang: Lang;
+  /** The path of its translation: listed as an alternate when that page is in the sitemap too. */
+  alternate: string | null;
+  /** null: not listed. */
+  sitemap: { priority: number; changefreq: ChangeFreq } | null;
 }
 
 /**
@@ -25,42 +33,64 @@ export interface SitemapFile {
  */
 export function buildSitemaps(
   site: Site,
-  pages: readonly Page[],
-  /** Each indexable page's lastmod, by path; the build's date for those it lacks. */
-  dates: Readonly<Record<string, string>>,
+  pages: readonly SitemapPage[],
+  /** The i-th page's lastmod; the build's date where it gives none. */
+  dateOf: (page: SitemapPage, i: number) => string | undefined,
   lastmod: string,
   split = SITEMAP_SPLIT,
 ): SitemapFile[] {
+  const files = [...sitemapFiles(site, pages, dateOf, lastmod, split)];
+  // sitemap.xml (the index, when there are parts) comes last from sitemapFiles: listed first.
+  const index = files.pop();
+  return index ? [index, ...files] : [];
+}
+
+/** buildSitemaps a file at a time: each made from its own URLs, and let go once staged. */
+export function* sitemapFiles(
+  site: Site,
+  pages: readonly SitemapPage[],
+  dateOf: (page: SitemapPage, i: number) => string | undefined,
+  lastmod: string,
+  split = SITEMAP_SPLIT,
+): Generator<SitemapFile> {
   const paired = pairs(pages);
   const url = (p: string) => xmlEscape(absoluteUrl(site.settings.baseUrl, p));
-  const urls = pages.flatMap((p) =>
-    p.sitemap
-      ? [
-          `<url><loc>${url(p.path)}</loc><lastmod>${dates[p.path] ?? lastmod}</lastmod>` +
-            `<changefreq>${p.sitemap.changefreq}</changefreq>` +
-            `<priority>${p.sitemap.priority.toFixed(1)}</priority>${alternates(paired.get(p.path), url)}</url>`,
-        ]
-      : [],
-  );
   const urlset = paired.size > 0 ? urlsetWithAlternates : plainUrlset;
-  if (urls.length <= split) return [{ file: 'sitemap.xml', contents: urlset(urls) }];
-
-  const files: SitemapFile[] = [];
-  for (let i = 0; i * split < urls.length; i++) {
-    files.push({
-      file: `sitemap-${i + 1}.xml`,
-      contents: urlset(urls.slice(i * split, (i + 1) * split)),
-    });
+  // Each file made from its own URLs alone: a sitemap of 45,000 URLs is a few megabytes, the
+  // whole list of a large site many times that.
+  const files: string[] = [];
+  let urls: string[] = [];
+  const close = (): SitemapFile => {
+    files.push(`sitemap-${files.length + 1}.xml`);
+    const made = { file: files.at(-1) ?? '', contents: urlset(urls) };
+    urls = [];
+    return made;
+  };
+  for (const [i, p] of pages.entries()) {
+    if (!p.sitemap) continue;
+    if (urls.length === split) yield close();
+    urls.push(
+      `<url><loc>${url(p.path)}</loc><lastmod>${dateOf(p, i) ?? lastmod}</lastmod>` +
+        `<changefreq>${p.sitemap.changefreq}</changefreq>` +
+        `<priority>${p.sitemap.priority.toFixed(1)}</priority>${alternates(paired.get(p.path), url)}</url>`,
+    );
   }
+  if (files.length === 0) {
+    yield { file: 'sitemap.xml', contents: urlset(urls) };
+    return;
+  }
+  yield close();
   const entries = files.map(
     (f) =>
-      `<sitemap><loc>${xmlEscape(absoluteUrl(site.settings.baseUrl, `/${f.file}`))}</loc>` +
+      `<sitemap><loc>${xmlEscape(absoluteUrl(site.settings.baseUrl, `/${f}`))}</loc>` +
       `<lastmod>${lastmod}</lastmod></sitemap>`,
   );
-  const index = Buffer.from(
-    `${XML_DECLARATION}<sitemapindex xmlns="${NS}">${entries.join('')}</sitemapindex>`,
-  );
-  return [{ file: 'sitemap.xml', contents: index }, ...files];
+  yield {
+    file: 'sitemap.xml',
+    contents: Buffer.from(
+      `${XML_DECLARATION}<sitemapindex xmlns="${NS}">${entries.join('')}</sitemapindex>`,
+    ),
+  };
 }
 
 export function robotsTxt(site: Site): string {
@@ -81,10 +111,10 @@ const urlsetWithAlternates = (urls: readonly string[]) =>
   );
 
 /** Each indexable page with an indexable translation, by path: both pages, English first. */
-function pairs(pages: readonly Page[]): Map<string, readonly Page[]> {
-  const indexable = new Map<string, Page>();
+function pairs(pages: readonly SitemapPage[]): Map<string, readonly SitemapPage[]> {
+  const indexable = new Map<string, SitemapPage>();
   for (const p of pages) if (p.sitemap) indexable.set(p.path, p);
-  const out = new Map<string, readonly Page[]>();
+  const out = new Map<string, readonly SitemapPage[]>();
   for (const p of indexable.values()) {
     const other = p.alternate ? indexable.get(p.alternate) : undefined;
     if (other) out.set(p.path, p.lang === 'en' ? [p, other] : [other, p]);
@@ -96,7 +126,7 @@ function pairs(pages: readonly Page[]): Map<string, readonly Page[]> {
  * Google's sitemap form of hreflang: every language's URL, this one's included, and the
  * English page as x-default, the same on both pages of a pair.
  */
-function alternates(pair: readonly Page[] | undefined, url: (p: string) => string): string {
+function alternates(pair: readonly SitemapPage[] | undefined, url: (p: string) => string): string {
   if (!pair) return '';
   const link = (lang: string, p: string) =>
     `<xhtml:link rel="alternate" hreflang="${lang}" href="${url(p)}"/>`;
@@ -119,21 +149,17 @@ function xmlEscape(text: string): string {
 }
 
 /**
- * Stages sitemap.xml (and its parts): the last build's files when they were made from the same
- * pages and dates. Resolves with its files and the key they were made under.
+ * Stages sitemap.xml (and its parts) from the indexable pages and their dates. Made again on
+ * every build, in a few milliseconds a thousand pages: a file whose bytes did not change is
+ * left as it was (see StageWriter).
  */
 export function stageSitemap(
   staging: Staging,
-  inputs: Inputs,
-  plan: Plan,
-  dates: Readonly<Record<string, string>>,
-  previous: Manifest['sitemap'] | undefined,
-): { key: string; files: string[] } {
-  const key = hash([plan.sitemap.key, dates]);
-  if (previous?.key === key && staging.keep(...previous.files)) return previous;
-  const files = buildSitemaps(inputs.site, inputs.pages, dates, inputs.lastmod).map((s) => {
+  site: Site,
+  indexable: readonly SitemapPage[],
+  dates: readonly string[],
+  lastmod: string,
+): void {
+  for (const s of sitemapFiles(site, indexable, (_, i) => dates[i], lastmod))
     staging.put(s.file, s.contents);
-    return s.file;
-  });
-  return { key, files };
 }

@@ -1,6 +1,6 @@
 import { headersFile } from './host-files.js';
 import type { Inputs } from './inputs.js';
-import type { Manifest } from './manifest.js';
+import type { PreviousManifest } from './manifest.js';
 import { ownHeaders, replacedByPublic, stagePublic } from './public-files.js';
 import { robotsTxt } from './sitemap.js';
 import type { Staging } from './staging.js';
@@ -13,12 +13,12 @@ import type { Staging } from './staging.js';
 export function stageFiles(
   staging: Staging,
   inputs: Inputs,
-  previous: Manifest | null,
+  previous: PreviousManifest | null,
 ): Record<string, string> {
   const { assets, publicFiles, site } = inputs;
   for (const a of assets.files)
     if (!replacedByPublic(a.file, publicFiles)) staging.put(a.file, a.contents);
-  const stamps = stagePublic(staging, publicFiles, previous?.public ?? {});
+  const stamps = stagePublic(staging, publicFiles, previous?.header.public ?? {});
   staging.put('_headers', headersFile(site.settings, ownHeaders(publicFiles)));
   if (!replacedByPublic('robots.txt', publicFiles)) staging.put('robots.txt', robotsTxt(site));
   return stamps;

@@ -1,6 +1,7 @@
 import { CardPainter } from '../share/draw.js';
 import type { ImageCache } from '../share/image-cache.js';
-import type { Inputs } from './inputs.js';
+import type { ShareImage } from '../share/share-images.js';
+
 import type { Staging } from './staging.js';
 
 /** Images drawn between two releases of the renderer's memory (see CardPainter.release). */
@@ -22,12 +23,12 @@ export interface ShareImageCounts {
  */
 export async function stageShareImages(
   staging: Staging,
-  inputs: Inputs,
+  images: readonly ShareImage[],
   cache: ImageCache,
 ): Promise<ShareImageCounts> {
   const counts: ShareImageCounts = { kept: 0, cached: 0, drawn: 0 };
   let painter: CardPainter | null = null;
-  for (const image of inputs.share.all(inputs.pages)) {
+  for (const image of images) {
     if (staging.keep(image.file)) {
       counts.kept++;
       continue;

@@ -10,17 +10,16 @@ export interface StageTarget {
   dir: string;
   /** True when the output folder exists: its files are compared, and moved into it one by one. */
   incremental: boolean;
-  /** The files of the output folder that the previous build wrote: the only ones it may replace. */
-  previous: Readonly<Record<string, number>>;
 }
 
-/** What one thread staged: files of the new output (new, changed or kept) and how to commit them. */
+/**
+ * What one thread staged: how many files it wrote (new or changed; the others keep their
+ * previous file) and, incremental, how to commit them. Which files the output has, and their
+ * sizes, the build keeps itself (see PageState), so a thread's result does not grow with the
+ * pages it kept.
+ */
 export interface StagedFiles {
-  /** Files written (new or changed); the others keep their previous file. */
   changed: number;
-  paths: string[];
-  /** The size of each of `paths`. */
-  sizes: number[];
   /** Incremental: [staged file name, path in the output]. */
   moves: Array<[string, string]>;
 }
@@ -30,12 +29,7 @@ export interface StagedFiles {
  * at once: their pages are different files, and incremental staged names carry `prefix`.
  */
 export class StageWriter {
-  private readonly staged: StagedFiles = {
-    changed: 0,
-    paths: [],
-    sizes: [],
-    moves: [],
-  };
+  private readonly staged: StagedFiles = { changed: 0, moves: [] };
   private readonly madeDirs = new Set<string>();
   private scratch = Buffer.alloc(0);
 
@@ -44,54 +38,53 @@ export class StageWriter {
     private readonly prefix = '',
   ) {}
 
-  /** A file of the new output; written only if its bytes differ from the previous output's. */
-  put(rel: string, data: string | Uint8Array): void {
+  /**
+   * A file of the new output; written only if its bytes differ from the previous output's.
+   * `owned`: the output folder's file at its path, if any, is the previous build's (else it is
+   * never replaced). Returns whether the commit changes the file.
+   */
+  put(rel: string, data: string | Uint8Array, owned: boolean): boolean {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-    this.count(rel, bytes.byteLength);
     if (!this.target.incremental) {
       const target = path.join(this.target.dir, rel);
       this.ensureDir(path.dirname(target));
       writeFileSync(target, bytes);
       this.staged.changed++;
-      return;
+      return true;
     }
     const old = readIfFile(path.join(this.target.outDir, rel));
-    if (old && Buffer.compare(old, bytes) === 0) return;
-    if (old && this.target.previous[rel] === undefined)
-      throw new ForeignFileError(this.target, rel);
+    if (old && Buffer.compare(old, bytes) === 0) return false;
+    if (old && !owned) throw new ForeignFileError(this.target, rel);
     const staged = `${this.prefix}${this.staged.moves.length}`;
     writeFileSync(path.join(this.target.dir, staged), bytes);
     this.staged.moves.push([staged, rel]);
     this.staged.changed++;
+    return true;
   }
 
   /** A rendered page, assembled in a buffer reused from page to page. */
-  putPage(rel: string, page: PageBytes): void {
+  putPage(rel: string, page: PageBytes, owned: boolean): boolean {
     if (this.scratch.length < page.size) this.scratch = Buffer.allocUnsafe(page.size * 2);
     page.copyTo(this.scratch, 0);
-    this.put(rel, this.scratch.subarray(0, page.size));
-  }
-
-  /** A file of the previous output kept as it is. */
-  kept(rel: string, size: number): void {
-    this.count(rel, size);
+    return this.put(rel, this.scratch.subarray(0, page.size), owned);
   }
 
   result(): StagedFiles {
     return this.staged;
   }
 
-  private count(rel: string, size: number) {
-    this.staged.paths.push(rel);
-    this.staged.sizes.push(size);
-  }
-
   private ensureDir(dir: string) {
     if (this.madeDirs.has(dir)) return;
     mkdirSync(dir, { recursive: true });
+    // Most pages have a folder of their own, made once: remembering every one would grow with
+    // the site, and only folders of many files (assets/) are asked for again.
+    if (this.madeDirs.size >= MADE_DIRS) this.madeDirs.clear();
     this.madeDirs.add(dir);
   }
 }
+
+/** Folders remembered as made (see ensureDir). */
+const MADE_DIRS = 1024;
 
 /** A file of the output folder that the build did not write, and would replace. */
 export class ForeignFileError extends Error {

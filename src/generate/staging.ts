@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { PageBytes } from '../render/fragments.js';
 import { commitJournal, type Journal, siblingName } from './commit.js';
+import type { PreviousManifest } from './manifest.js';
 import { type StagedFiles, type StageTarget, StageWriter } from './stage-writer.js';
 
 /**
@@ -28,52 +29,76 @@ export class Staging {
   /** This thread's files; other threads' arrive through `add`. */
   private readonly own: StageWriter;
   private readonly others: StagedFiles[] = [];
+  /** The files of the new output that are not pages (see PageState for those), and their sizes. */
+  private readonly extra = new Map<string, number>();
   /** Set once the journal is in place: from then on the commit belongs to the next build too. */
   private decided = false;
 
-  private constructor(readonly target: StageTarget) {
+  private constructor(
+    readonly target: StageTarget,
+    /** The files of the output folder the previous build wrote: the only ones it may replace. */
+    private readonly previous: PreviousManifest | null,
+  ) {
     this.own = new StageWriter(target);
   }
 
   /**
-   * `previous`: the files of the previous build in the output folder, from its manifest; null
-   * for none. Call `recoverOutput` first, so a commit a killed build left is complete.
+   * `previous`: the previous build's manifest, null for none. Call `recoverOutput` first, so a
+   * commit a killed build left is complete.
    */
-  static open(outDir: string, previous: Readonly<Record<string, number>> | null): Staging {
+  static open(outDir: string, previous: PreviousManifest | null): Staging {
     const out = path.resolve(outDir);
     const dir = siblingName(out, `staging-${process.pid}-${Date.now()}`);
     mkdirSync(dir, { recursive: true });
     const incremental = existsSync(out);
-    return new Staging({
-      outDir: out,
-      dir,
-      incremental,
-      previous: incremental ? (previous ?? {}) : {},
-    });
+    return new Staging({ outDir: out, dir, incremental }, incremental ? previous : null);
   }
 
+  /** A file of the new output that is not a page. */
   put(rel: string, data: string | Uint8Array): void {
-    this.own.put(rel, data);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    this.record(rel, bytes.byteLength);
+    this.own.put(rel, bytes, this.owns(rel));
   }
 
-  putPage(rel: string, page: PageBytes): void {
-    this.own.putPage(rel, page);
+  /** A page, rendered on this thread: whether the commit changes its file. */
+  putPage(rel: string, page: PageBytes, owned: boolean): boolean {
+    return this.own.putPage(rel, page, owned);
+  }
+
+  /** Whether the output folder's file at `rel` is the previous build's (see StageWriter.put). */
+  owns(rel: string): boolean {
+    return this.previous?.has(rel) ?? false;
   }
 
   /**
-   * Keeps the previous output's files as they are (their inputs did not change): all of them,
-   * or none (false) when one is missing, and the caller must `put` them. Their sizes come from
-   * the manifest; the disk is asked only whether they are there.
+   * Whether a page's file of the previous output can be kept as it is (its inputs did not
+   * change): the previous build wrote it, and it is there. Its size is the plan's.
    */
-  keep(...rels: string[]): boolean {
-    if (!this.target.incremental) return false;
+  keepPage(rel: string): boolean {
+    if (!this.target.incremental || !this.owns(rel)) return false;
     // Paths of our own making, already normal: joined by hand (path.join costs more than the check).
-    const there = (rel: string) =>
-      this.target.previous[rel] !== undefined &&
-      existsSync(`${this.target.outDir}${path.sep}${rel}`);
-    if (!rels.every(there)) return false;
-    for (const rel of rels) this.own.kept(rel, this.target.previous[rel] ?? 0);
+    return existsSync(`${this.target.outDir}${path.sep}${rel}`);
+  }
+
+  /**
+   * Keeps a file of the previous output that is not a page as it is, when it is there; false
+   * when it is not, and the caller must `put` it. Its size comes from the manifest.
+   */
+  keep(rel: string): boolean {
+    if (!this.keepPage(rel)) return false;
+    this.record(rel, this.previous?.entry(rel)?.[1] ?? 0);
     return true;
+  }
+
+  private record(rel: string, size: number): void {
+    if (this.extra.has(rel)) throw new Error(`Two files would be written to ${rel}`);
+    this.extra.set(rel, size);
+  }
+
+  /** The files of the new output that are not pages, and their sizes. */
+  get extras(): ReadonlyMap<string, number> {
+    return this.extra;
   }
 
   /**
@@ -85,11 +110,6 @@ export class Staging {
     if (!incremental) return path.join(dir, rel);
     const name = this.stagedNames().get(rel);
     return name ? path.join(dir, name) : path.join(outDir, rel);
-  }
-
-  /** Whether the commit will change a file: new, or other bytes than the output folder's. */
-  changes(rel: string): boolean {
-    return !this.target.incremental || this.stagedNames().has(rel);
   }
 
   private staged: Map<string, string> | null = null;
@@ -104,53 +124,32 @@ export class Staging {
     this.others.push(files);
   }
 
-  get files(): number {
-    return this.all().reduce((n, f) => n + f.paths.length, 0);
-  }
-
-  get bytes(): number {
-    return this.all().reduce((n, f) => f.sizes.reduce((m, size) => m + size, n), 0);
-  }
-
+  /** Files the commit writes: new, or other bytes than the output folder's. */
   get changed(): number {
     return this.all().reduce((n, f) => n + f.changed, 0);
   }
 
-  /** Every file of the new output, and its size. */
-  private written(): Record<string, number> {
-    const files: Record<string, number> = {};
-    for (const staged of this.all()) {
-      for (const [i, rel] of staged.paths.entries()) {
-        if (files[rel] !== undefined) throw new Error(`Two files would be written to ${rel}`);
-        files[rel] = staged.sizes[i] ?? 0;
-      }
-    }
-    return files;
-  }
-
   /**
-   * Makes the new output the output, deleting the previous output's files it no longer has, and
-   * returns its files and their sizes. `record` is called first with every file the output
-   * folder may hold of ours once the commit starts (the previous output's and the new), so that
-   * whatever a kill interrupts, the record beside the folder still says which files are ours.
+   * Makes the new output the output, deleting `deletes` (files of the previous output it no
+   * longer has). `record` is called first, to write down every file the output folder may hold
+   * of ours once the commit starts (the previous output's and the new), so that whatever a kill
+   * interrupts, the record beside the folder still says which files are ours.
    */
-  commit(record: (files: Record<string, number>) => void): Record<string, number> {
+  commit(deletes: readonly string[], record: () => void): void {
     const { outDir, dir, incremental } = this.target;
-    const files = this.written();
-    record({ ...this.target.previous, ...files });
+    record();
     if (!incremental) {
       renameSync(dir, outDir);
-      return files;
+      return;
     }
     const journal: Journal = {
       staging: path.basename(dir),
       moves: this.all().flatMap((f) => f.moves),
-      deletes: Object.keys(this.target.previous).filter((rel) => files[rel] === undefined),
+      deletes: [...deletes],
     };
     // Once its journal is renamed into place, the commit belongs to the next build too.
     this.decided = true;
     commitJournal(outDir, journal);
-    return files;
   }
 
   /** Drops what was staged, unless the commit was decided: then `recoverOutput` completes it. */

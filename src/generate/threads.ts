@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { PageState } from './page-state.js';
 import { RenderPool } from './parallel.js';
 import { isCompiled } from './root.js';
 import type { StageTarget } from './stage-writer.js';
@@ -56,10 +57,11 @@ export function startWriter(
   options: ThreadOptions,
   toRender: number,
   target: StageTarget,
+  state: PageState,
 ): WriterThread | null {
   if (options.workers === 0 || !isCompiled()) return null;
   if (availableParallelism() < 2 || toRender < WRITER_MIN_PAGES) return null;
-  return new WriterThread(WRITE_WORKER, target, 'main-');
+  return new WriterThread(WRITE_WORKER, target, state, 'main-');
 }
 
 function plannedWorkers(options: ThreadOptions): number {

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { PageBytes } from '../render/fragments.js';
+import type { PageState } from './page-state.js';
 import type { StagedFiles, StageTarget } from './stage-writer.js';
 
 /**
@@ -8,8 +9,8 @@ import type { StagedFiles, StageTarget } from './stage-writer.js';
  * too large for the ring.
  */
 export type WriteRecord =
-  | [rel: string, offset: number, size: number, skip: number]
-  | [rel: string, bytes: Uint8Array];
+  | [rel: string, index: number, offset: number, size: number, skip: number]
+  | [rel: string, index: number, bytes: Uint8Array];
 
 export type WriteMessage = { kind: 'pages'; records: WriteRecord[] } | { kind: 'end' };
 
@@ -30,6 +31,8 @@ export interface WriterSetup {
   /** Names this thread's staged files apart from other threads'. */
   prefix: string;
   ring: SharedArrayBuffer;
+  /** The pages' shared state: whether a page's file is ours, and where to say it changed. */
+  state: SharedArrayBuffer;
   /** Int32 cells: ring bytes freed so far (wrapping), and 1 once writing failed. */
   cells: SharedArrayBuffer;
 }
@@ -51,13 +54,19 @@ export class WriterThread {
   private records: WriteRecord[] = [];
   private readonly result: Promise<StagedFiles>;
 
-  constructor(script: URL, target: StageTarget, prefix: string, ringBytes = RING_BYTES) {
+  constructor(
+    script: URL,
+    target: StageTarget,
+    state: PageState,
+    prefix: string,
+    ringBytes = RING_BYTES,
+  ) {
     const ring = new SharedArrayBuffer(ringBytes);
     const cells = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
     this.ring = Buffer.from(ring);
     this.cells = new Int32Array(cells);
     this.worker = new Worker(script, {
-      workerData: { target, prefix, ring, cells } satisfies WriterSetup,
+      workerData: { target, prefix, ring, state: state.buffer, cells } satisfies WriterSetup,
     });
     this.result = new Promise<StagedFiles>((resolve, reject) => {
       this.worker.on('message', (m: WriteReply) => {
@@ -74,11 +83,11 @@ export class WriterThread {
   }
 
   /** Stages a page on the writer thread. Throws once writing failed, so the build stops early. */
-  putPage(rel: string, page: PageBytes): void {
+  putPage(rel: string, page: PageBytes, index: number): void {
     if (Atomics.load(this.cells, 1) === 1) throw new WriterFailed();
     const capacity = this.ring.length;
     if (page.size > capacity / 2) {
-      this.records.push([rel, new Uint8Array(page.toBuffer())]);
+      this.records.push([rel, index, new Uint8Array(page.toBuffer())]);
     } else {
       // A page that does not fit before the ring's end starts over at 0.
       const wraps = this.head + page.size > capacity;
@@ -86,7 +95,7 @@ export class WriterThread {
       const offset = wraps ? 0 : this.head;
       this.waitForRoom(skip + page.size);
       page.copyTo(this.ring, offset);
-      this.records.push([rel, offset, page.size, skip]);
+      this.records.push([rel, index, offset, page.size, skip]);
       this.used = (this.used + skip + page.size) | 0;
       this.head = offset + page.size;
     }
@@ -122,7 +131,7 @@ export class WriterThread {
   private flush(): void {
     if (this.records.length === 0) return;
     const transfer = this.records.flatMap((r) =>
-      r.length === 2 ? [r[1].buffer as ArrayBuffer] : [],
+      r.length === 3 ? [r[2].buffer as ArrayBuffer] : [],
     );
     this.worker.postMessage(
       { kind: 'pages', records: this.records } satisfies WriteMessage,

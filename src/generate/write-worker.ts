@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { PageState } from './page-state.js';
 import { StageWriter } from './stage-writer.js';
 import type { WriteMessage, WriteReply, WriterSetup } from './write-thread.js';
 
@@ -10,6 +11,7 @@ if (!port) throw new Error('write-worker.js runs only as a worker thread');
 const setup = workerData as WriterSetup;
 const ring = Buffer.from(setup.ring);
 const cells = new Int32Array(setup.cells);
+const state = new PageState(setup.state);
 const writer = new StageWriter(setup.target, setup.prefix);
 let failure: string | null = null;
 
@@ -22,18 +24,18 @@ port.on('message', (m: WriteMessage) => {
     return;
   }
   for (const record of m.records) {
-    const [rel] = record;
-    const bytes = record.length === 2 ? record[1] : ring.subarray(record[1], record[1] + record[2]);
+    const [rel, index] = record;
+    const bytes = record.length === 3 ? record[2] : ring.subarray(record[2], record[2] + record[3]);
     if (failure === null) {
       try {
-        writer.put(rel, bytes);
+        if (writer.put(rel, bytes, state.owned[index] === 1)) state.changed[index] = 1;
       } catch (err) {
         failure = err instanceof Error ? err.message : String(err);
         Atomics.store(cells, 1, 1);
       }
     }
-    if (record.length === 4) {
-      Atomics.add(cells, 0, record[3] + record[2]);
+    if (record.length === 5) {
+      Atomics.add(cells, 0, record[4] + record[3]);
       Atomics.notify(cells, 0);
     }
   }

@@ -1,6 +1,6 @@
 import { escapeHtml } from '../html.js';
 import { LANG_TAGS, type Lang, OG_LOCALES } from '../i18n/lang.js';
-import { memoize } from '../memo.js';
+import { memoizeRecent } from '../memo.js';
 import { SHARE_HEIGHT, SHARE_WIDTH, type ShareImage } from '../share/share-images.js';
 import { absoluteUrl, links } from '../urls.js';
 import type { PageContext } from './context.js';
@@ -74,7 +74,7 @@ function translations(ctx: PageContext): string {
 }
 
 /** A share image's tags: the same on all of a city's pages, so written once per image. */
-const shareTags = memoize(
+const shareTags = memoizeRecent(
   (image: ShareImage) =>
     `<meta property="og:image" content="${escapeHtml(image.url)}"/>` +
     '<meta property="og:image:type" content="image/png"/>' +

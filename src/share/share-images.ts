@@ -32,7 +32,8 @@ export const SHARE_HEIGHT = 630;
  */
 export class ShareImages {
   private readonly byCard = new Map<string, ShareImage>();
-  private readonly byPage = new WeakMap<Page, ShareImage>();
+  /** The last page asked for: its head asks again. Not every page's, which would grow with the site. */
+  private last: { page: Page; image: ShareImage } | null = null;
   private readonly drawnBy = COMPILED_DRAWING ?? drawingIdentity(packageRoot());
 
   constructor(private readonly site: Site) {}
@@ -40,8 +41,7 @@ export class ShareImages {
   /** The image a page links to; a city's pages share one. */
   of(page: Page): ShareImage {
     // Asked for every page by the plan, again by its head and for the list of images.
-    const known = this.byPage.get(page);
-    if (known) return known;
+    if (this.last?.page === page) return this.last.image;
     const site = inLanguage(this.site, page.lang);
     const card = cardFor(page, site);
     let image = this.byCard.get(card.id);
@@ -61,7 +61,7 @@ export class ShareImages {
       };
       this.byCard.set(card.id, image);
     }
-    this.byPage.set(page, image);
+    this.last = { page, image };
     return image;
   }
 

@@ -1,5 +1,5 @@
 import { fill } from '../../src/i18n/catalogue.js';
-import { memoize } from '../../src/memo.js';
+import { memoizeRecent } from '../../src/memo.js';
 import type { PageContext } from '../../src/render/context.js';
 import { breadcrumbs, businessFor, faqPage, service } from '../../src/render/structured-data.js';
 import type { QA } from '../../src/site/content-schema.js';
@@ -37,17 +37,17 @@ export function placeFaq(ctx: PageContext, place: string): QA[] {
  * once too. An area's FAQ is on its page alone, so it is made there and not kept for the build.
  */
 export function cityFaq(ctx: PageContext): readonly QA[] {
-  const city = cityOf(ctx);
-  const byCity = cityFaqsOf(ctx.site);
-  let faqs = byCity.get(city);
-  if (!faqs) {
-    faqs = placeFaq(ctx, city.name);
-    byCity.set(city, faqs);
-  }
-  return faqs;
+  return cityFaqOf(cityOf(ctx))(ctx);
 }
 
-const cityFaqsOf = memoize((_: PageContext['site']) => new Map<City, readonly QA[]>());
+/** Kept for the last cities only: a build makes a city's pages together (see memoizeRecent). */
+const cityFaqOf = memoizeRecent((city: City) => {
+  let faqs: readonly QA[] | null = null;
+  return (ctx: PageContext) => {
+    faqs ??= placeFaq(ctx, city.name);
+    return faqs;
+  };
+});
 
 /** JSON-LD of a page offering public adjusting in one place: business, trail, service, FAQ. */
 export function localServiceJsonLd(

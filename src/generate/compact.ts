@@ -1,0 +1,86 @@
+/**
+ * Lists a build keeps of every page, a few bytes an entry: at 350,000 pages an array of strings
+ * or of numbers above 2^30 costs tens of megabytes more (a V8 string is about 40 bytes before
+ * its characters, a heap number 16).
+ */
+
+/**
+ * Paths appended in order and read back in order, in buffers of a megabyte (a path never spans
+ * two): no copy as it grows, and at most one buffer's slack.
+ */
+export class PathList {
+  private readonly full: Array<{ bytes: Buffer; end: number }> = [];
+  private bytes = Buffer.allocUnsafe(CHUNK);
+  private end = 0;
+  count = 0;
+
+  push(path: string): void {
+    if (this.end + 3 * path.length + 1 > this.bytes.length) {
+      this.full.push({ bytes: this.bytes, end: this.end });
+      this.bytes = Buffer.allocUnsafe(Math.max(CHUNK, 3 * path.length + 1));
+      this.end = 0;
+    }
+    this.end += this.bytes.write(path, this.end);
+    this.bytes[this.end++] = NEWLINE;
+    this.count++;
+  }
+
+  *[Symbol.iterator](): Generator<string> {
+    for (const { bytes, end } of [...this.full, { bytes: this.bytes, end: this.end }])
+      for (let start = 0; start < end; ) {
+        const stop = bytes.indexOf(NEWLINE, start);
+        yield bytes.toString('utf8', start, stop);
+        start = stop + 1;
+      }
+  }
+}
+
+const CHUNK = 1 << 20;
+const NEWLINE = 10;
+
+/** Numbers appended in order, in one growing typed array (whole numbers below 2^53 stay exact). */
+export class NumberList {
+  private values = new Float64Array(1 << 12);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+
+  at(i: number): number {
+    return this.values[i] ?? 0;
+  }
+}
+
+/**
+ * A set of paths by a 53-bit hash of each: about 40 bytes a path whatever its length. A hash
+ * can collide, so `has` answers "maybe": a caller that stops on it checks exactly first.
+ */
+export class PathHashes {
+  private readonly seen = new Set<number>();
+
+  /** Adds a path; false if it (or a path of the same hash) was there. */
+  add(path: string): boolean {
+    const h = pathHash(path);
+    if (this.seen.has(h)) return false;
+    this.seen.add(h);
+    return true;
+  }
+}
+
+/** Two FNV-1a hashes of a string's UTF-16 units, as one number below 2^53. */
+export function pathHash(s: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
+}
