@@ -123,9 +123,12 @@ const CLOSE_ENOUGH = 0.97;
 function nearestSiblings(signatures: readonly Uint32Array[]): Nearest[] {
   const best: Nearest[] = signatures.map(() => ({ page: -1, similarity: 0 }));
   for (let band = 0; band + ROWS <= BINS; band += ROWS) {
-    const buckets = new Map<string, number[]>();
+    // A band's four bins as one number: each bin is 25 bits (see signature), so two of them
+    // fold into 50 bits and the band into a number below 2^53 with one more mix. Two bands
+    // sharing it by chance only makes two pages compared once more.
+    const buckets = new Map<number, number[]>();
     for (const [page, sig] of signatures.entries()) {
-      const key = `${sig[band]},${sig[band + 1]},${sig[band + 2]},${sig[band + 3]}`;
+      const key = bandKey(sig, band);
       const bucket = buckets.get(key);
       if (bucket) bucket.push(page);
       else buckets.set(key, [page]);
@@ -147,6 +150,13 @@ function nearestSiblings(signatures: readonly Uint32Array[]): Nearest[] {
     }
   }
   return best;
+}
+
+function bandKey(sig: Uint32Array, band: number): number {
+  const a = ((sig[band] as number) * 0x2000000 + (sig[band + 1] as number)) % 0x20000000000000;
+  const b =
+    Math.imul((sig[band + 2] as number) ^ 0x9e3779b9, 0x85ebca6b) ^ (sig[band + 3] as number);
+  return (a + (b >>> 0) * 0x100000) % 0x20000000000000;
 }
 
 function report(pages: PageScore[], nearest: readonly Nearest[]): AuditReport {

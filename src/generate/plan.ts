@@ -151,7 +151,7 @@ export function planPages(
 const printOf = (reads: string) => pathHash(reads);
 
 /** A fingerprint as the manifest writes it. */
-export const printText = (print: number) => print.toString(36);
+export const printText = (print: number) => String(print);
 
 /**
  * Two pages of the same file's path hash: most likely two pages of one file, which is a bug in
