@@ -58,7 +58,9 @@ export class PhraseCache {
    * the output, or that does not audit, must leave no phrases of files that are gone.
    */
   static discard(outDir: string): void {
-    rmSync(cacheFiles(outDir).index, { force: true });
+    const { index, data } = cacheFiles(outDir);
+    rmSync(index, { force: true });
+    rmSync(data, { force: true });
   }
 
   close(): void {

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '../routes.js';
 import { type AuditInput, type AuditReport, audit, percent } from './audit.js';
@@ -68,8 +68,28 @@ export const auditReportFile = (outDir: string) =>
     `.${path.basename(path.resolve(outDir))}.audit.json`,
   );
 
+/**
+ * Indented but for its pages, one a line, written a part at a time: a site of 40,000 indexable
+ * pages would otherwise make its whole report one string of tens of megabytes.
+ */
 export function writeAuditReport(file: string, report: AuditReport): void {
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  const { pages, ...rest } = report;
+  const head = JSON.stringify({ ...rest, pages: [] }, null, 2).replace(/\[\]\n\}$/, '[\n');
+  const fd = openSync(file, 'w');
+  try {
+    writeSync(fd, head);
+    let batch = '';
+    for (const [i, page] of pages.entries()) {
+      batch += `    ${JSON.stringify(page)}${i + 1 < pages.length ? ',' : ''}\n`;
+      if (batch.length >= 1 << 20) {
+        writeSync(fd, batch);
+        batch = '';
+      }
+    }
+    writeSync(fd, `${batch}  ]\n}\n`);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A build stopped by --strict: the pages that broke a threshold. */
