@@ -12,8 +12,8 @@ process.env.NODE_ENV ??= 'production';
 const argv = process.argv.slice(2);
 // V8 lets its heap grow to two or three times what is live before it collects it: on a site of
 // 100,000s of pages, hundreds of megabytes of garbage held. Growing it by 30% at a time keeps a
-// build's peak near what it holds (at 100 times the bundled data, about 560 MB down to under
-// 400) for a few more collections. Set before anything runs: set later, V8 keeps to its own.
+// build's peak near what it holds (at 100 times the bundled data, from about 560 MB to about
+// 410) for a few more collections. Set before anything runs: set later, V8 keeps to its own.
 if (argv[0] === 'generate') require('node:v8').setFlagsFromString('--heap-growing-percent=30');
 const cli = requireWithCodeCache(path.join(__dirname, '..', 'lib', 'cli.cjs'));
 cli.exports.main(argv).then((code) => {
