@@ -14,8 +14,10 @@ import { PageState } from './page-state.js';
 
 /**
  * What this build must do, decided from its inputs and the last build's manifest alone: which
- * pages changed, whether the nearby-city lists can be taken as they were. Pure: whether a kept
- * file is still on disk is asked later, where files are staged.
+ * pages changed, whether the nearby-city lists can be taken as they were. No disk: whether a
+ * kept file is still there is asked later, where files are staged. Its one effect is a note on
+ * the last manifest of which of its files the new output has too (PreviousManifest.mark), so
+ * that the commit finds what it deletes without a set of every path.
  *
  * Pages are planned a unit (a city) at a time and let go: what the plan keeps of a page is its
  * file, its fingerprint and a few bytes of shared state, and of an indexable page what the
@@ -118,7 +120,7 @@ export function planPages(
       printList.push(print);
       kept.push(reusable?.sizeIfPrint(page.file, printText(print)) ?? -1);
       previous?.mark(page.file);
-      if (page.sitemap) indexable.push(indexed(site, page, index));
+      if (page.sitemap) indexable.push(indexed(site, page, page.sitemap, index));
     }
   }
   starts[units.count] = files.count;
@@ -165,14 +167,19 @@ function assertOnlyPage(units: PageUnits, page: Page): void {
     throw new Error(`Two pages would write ${page.file}: ${same[0]} and ${same[1]}`);
 }
 
-function indexed(site: Site, page: Page, index: number): IndexedPage {
+function indexed(
+  site: Site,
+  page: Page,
+  sitemap: IndexedPage['sitemap'],
+  index: number,
+): IndexedPage {
   return {
     index,
     path: page.path,
     file: page.file,
     lang: page.lang,
     alternate: page.alternate,
-    sitemap: page.sitemap ?? { priority: 0, changefreq: 'monthly' },
+    sitemap,
     kind: pageKind(page),
     own: ownDate(site, page),
   };
