@@ -209,7 +209,8 @@ describe('the outbox drains itself', () => {
     crm.down(0);
     const retry = await runCliAsync(['leads', 'retry', '--outbox', e.outbox], { env: crm.env() });
     expect(retry.code).toBe(0);
-    await until(async () => (await e.store.waiting()).length === 0);
+    // A lead the retry loop holds at this moment is neither waiting nor delivered yet.
+    await until(async () => crm.contacts.size >= 8 && (await e.store.waiting()).length === 0);
     expect(crm.contacts.size).toBe(8);
     expect(crm.notes).toHaveLength(8);
   });
