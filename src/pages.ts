@@ -24,6 +24,20 @@ export class PageUnits {
     this.count = 1 + allCities(site).length;
   }
 
+  /**
+   * The city of unit `u` in each language that has pages for it, English first; empty for unit
+   * 0, the pages of no city. What a unit's pages are made of, known without making them.
+   */
+  cities(u: number): Array<{ site: Site; city: City }> {
+    if (u === 0) return [];
+    const out: Array<{ site: Site; city: City }> = [];
+    for (const { site, cities } of this.langs) {
+      const city = cities[u - 1];
+      if (city && site.covers(city)) out.push({ site, city });
+    }
+    return out;
+  }
+
   /** The pages of unit `u`: O(the unit's pages). */
   pages(u: number): Page[] {
     const [english, ...others] = this.langs.map(({ site, cities }) =>

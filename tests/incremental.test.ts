@@ -2,6 +2,11 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../src/generate/generate.js';
+import { manifestFile } from '../src/generate/manifest.js';
+import { plannedUnits } from '../src/generate/plan.js';
+import { NEARBY } from '../src/routes.js';
+import { loadSite } from '../src/site/load.js';
+import { nearbyCities } from '../src/site/model.js';
 import { dataCopy, FIXTURE_DATA, scanTree } from './helpers.js';
 
 describe('incremental builds', () => {
@@ -155,5 +160,61 @@ describe('incremental builds', () => {
     expect([...(await scanTree(out)).keys()].sort()).toEqual(
       [...(await scanTree(full)).keys()].sort(),
     );
+  });
+
+  it('take a city whose pages read nothing that changed from the last manifest, without making them', async () => {
+    const { dir, data, out } = await dataCopy(FIXTURE_DATA);
+    const opts = { dataDir: data, outDir: out, lastmod: '2026-11-22', codeVersion: 'test' };
+    await generate(opts);
+    const file = path.join(data, 'cities/bc.json');
+    const cities = JSON.parse(await readFile(file, 'utf8'));
+    cities[0].description = 'Vancouver sits between the mountains and the sea.';
+    await writeFile(file, JSON.stringify(cities));
+
+    const site = await loadSite(data);
+    const vancouver = site.cities.find((c) => c.slug === 'vancouver');
+    // Made again: the site's own pages, the national entry's, Vancouver's, and those of the
+    // cities that list Vancouver among their nearby cities. Every other city is copied.
+    const neighbours = site.cities.filter(
+      (c) => c !== vancouver && nearbyCities(site, c, NEARBY).some((n) => n.slug === 'vancouver'),
+    );
+    const before = { ...plannedUnits };
+    await generate(opts);
+    expect(plannedUnits.made - before.made).toBe(3 + neighbours.length);
+    expect(plannedUnits.copied - before.copied).toBe(site.cities.length - 1 - neighbours.length);
+
+    const full = path.join(dir, 'full');
+    await generate({ ...opts, outDir: full });
+    const fresh = await scanTree(full);
+    const expectSame = async () => {
+      const now = await scanTree(out);
+      expect([...now.keys()].sort()).toEqual([...fresh.keys()].sort());
+      for (const [rel, f] of now) expect(f.bytes, rel).toBe(fresh.get(rel)?.bytes);
+    };
+    await expectSame();
+    // The sitemap and the audit took the copied pages from the manifest as a full build has them.
+    expect(await readFile(path.join(out, 'sitemap.xml'), 'utf8')).toBe(
+      await readFile(path.join(full, 'sitemap.xml'), 'utf8'),
+    );
+
+    // A copied city's share image deleted: drawn (or taken from the cache) again.
+    const torontoPage = await readFile(path.join(out, 'toronto/index.html'), 'utf8');
+    const image = /og:image" content="[^"]*\/(assets\/share-[^"]+\.png)"/.exec(torontoPage)?.[1];
+    expect(image).toBeDefined();
+    await rm(path.join(out, image as string));
+    const mid = { ...plannedUnits };
+    await generate(opts);
+    expect(plannedUnits.made - mid.made).toBe(2);
+    await expectSame();
+
+    // A manifest line edited by hand is not trusted: that city's pages are made again.
+    const manifest = await readFile(manifestFile(out), 'utf8');
+    const edited = manifest.replace(/^(\["toronto\/index\.html",\d+,)"\d+"/m, '$1"x"');
+    expect(edited).not.toBe(manifest);
+    await writeFile(manifestFile(out), edited);
+    const last = { ...plannedUnits };
+    await generate(opts);
+    expect(plannedUnits.made - last.made).toBe(3);
+    await expectSame();
   });
 });

@@ -122,6 +122,7 @@ const CLOSE_ENOUGH = 0.97;
  */
 function nearestSiblings(signatures: readonly Uint32Array[]): Nearest[] {
   const best: Nearest[] = signatures.map(() => ({ page: -1, similarity: 0 }));
+  const compared = new ComparedPairs(signatures.length);
   for (let band = 0; band + ROWS <= BINS; band += ROWS) {
     // A band's four bins as one number: each bin is 25 bits (see signature), so two of them
     // fold into 50 bits and the band into a number below 2^53 with one more mix. Two bands
@@ -142,6 +143,7 @@ function nearestSiblings(signatures: readonly Uint32Array[]): Nearest[] {
           const bestA = best[a] as Nearest;
           const bestB = best[b] as Nearest;
           if (bestA.similarity >= CLOSE_ENOUGH && bestB.similarity >= CLOSE_ENOUGH) continue;
+          if (!compared.first(a, b)) continue;
           const s = similarity(signatures[a] as Uint32Array, signatures[b] as Uint32Array);
           if (s > bestA.similarity) best[a] = { page: b, similarity: s };
           if (s > bestB.similarity) best[b] = { page: a, similarity: s };
@@ -151,6 +153,34 @@ function nearestSiblings(signatures: readonly Uint32Array[]): Nearest[] {
   }
   return best;
 }
+
+/**
+ * The pages each page was last compared with, a few per page. Near-copies share most bands and
+ * sit next to each other in each band's bucket, so the same pair would be compared band after
+ * band; comparing it again gives the same answer, so skipping it changes nothing.
+ */
+class ComparedPairs {
+  private readonly partners: Int32Array;
+  private readonly next: Uint8Array;
+
+  constructor(pages: number) {
+    this.partners = new Int32Array(pages * REMEMBERED).fill(-1);
+    this.next = new Uint8Array(pages);
+  }
+
+  /** Whether `a` and `b` (a before b) are compared for the first time lately; notes they are. */
+  first(a: number, b: number): boolean {
+    const base = a * REMEMBERED;
+    for (let k = 0; k < REMEMBERED; k++) if (this.partners[base + k] === b) return false;
+    const slot = this.next[a] as number;
+    this.partners[base + slot] = b;
+    this.next[a] = (slot + 1) % REMEMBERED;
+    return true;
+  }
+}
+
+/** Partners remembered per page: twice a bucket's window. */
+const REMEMBERED = 2 * WINDOW;
 
 function bandKey(sig: Uint32Array, band: number): number {
   const a = ((sig[band] as number) * 0x2000000 + (sig[band + 1] as number)) % 0x20000000000000;

@@ -5,10 +5,11 @@ import { PhraseCache, PhraseCacheWriter } from '../audit/phrase-cache.js';
 import { AuditFailed, auditReportFile, auditSite, writeAuditReport } from '../audit/site-audit.js';
 import { NEARBY } from '../routes.js';
 import { defaultCacheDir, ImageCache } from '../share/image-cache.js';
+import type { ShareImage } from '../share/share-images.js';
 import { nearbySlugs } from '../site/model.js';
 import { missingTrust, sampleData } from '../site/sample.js';
 import { recoverOutput } from './commit.js';
-import { type InputOptions, loadInputs } from './inputs.js';
+import { type InputOptions, type Inputs, loadInputs } from './inputs.js';
 import {
   entryLine,
   type FileEntry,
@@ -16,11 +17,12 @@ import {
   manifestHeader,
   ownershipHeader,
   PreviousManifest,
+  type UnitLine,
   writeManifest,
 } from './manifest.js';
 import { guardOutput, KEPT_ENTRIES, type Protected, projectRoot } from './output-guard.js';
 import { pageDates } from './page-dates.js';
-import { type IndexedPage, type Plan, planBuild, printText } from './plan.js';
+import { type IndexedPage, indexedLine, type Plan, planBuild, printText } from './plan.js';
 import { checkPublicPaths, generatedFiles } from './public-files.js';
 import { renderPages } from './render-pages.js';
 import { packageRoot } from './root.js';
@@ -101,7 +103,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       checkPublicPaths(
         options.publicDir,
         inputs.publicFiles,
-        generatedFiles((rel) => plan.publicPages.get(rel), inputs.assets, plan.images),
+        generatedFiles((rel) => plan.publicPages.get(rel), inputs.assets, [
+          ...plan.images.map((image) => image.file),
+          ...plan.copiedImages,
+        ]),
       );
     const staging = Staging.open(options.outDir, previous);
     try {
@@ -116,7 +121,13 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       const cache = new ImageCache(
         options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir,
       );
-      const shareCounts = await stageShareImages(staging, plan.images, cache);
+      const missing = plan.copiedImages.filter((file) => !staging.keep(file));
+      const shareCounts = await stageShareImages(
+        staging,
+        [...plan.images, ...imagesOfCopiedUnits(inputs, plan, missing)],
+        cache,
+      );
+      shareCounts.kept += plan.copiedImages.length - missing.length;
       const dates = pageDates(plan.indexable, plan.state, previous, inputs.lastmod);
       stageSitemap(staging, inputs.site, plan.indexable, dates, inputs.lastmod);
       const audited = options.audit ? auditStaged(plan, staging, options) : null;
@@ -143,6 +154,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
           key: inputs.key ?? '',
           public: publicStamps,
           nearby: { key: plan.nearby.key, lists: nearbySlugs(inputs.site, NEARBY) },
+          units: unitLines(plan),
         }),
         lines(),
       );
@@ -191,21 +203,51 @@ function keepUnchanged(plan: Plan, staging: Staging): void {
 
 /** The new output's files as manifest lines: the pages, in page order, then the other files. */
 function manifestLines(plan: Plan, staging: Staging, dates: readonly string[]) {
-  const modified = new Map<number, string>();
-  for (const [k, page] of plan.indexable.entries()) modified.set(page.index, dates[k] ?? '');
   return function* lines(): Generator<string> {
-    const { files, prints, state } = plan;
+    const { files, prints, state, indexable } = plan;
     let i = 0;
+    // The indexable pages are in page order too: walked beside the files.
+    let k = 0;
     for (const file of files) {
-      const date = modified.get(i);
-      const print = printText(prints.at(i));
-      const entry: FileEntry = [file, state.sizes[i] ?? 0, print];
-      if (date !== undefined) entry.push(date);
+      const entry: FileEntry = [file, state.sizes[i] ?? 0, printText(prints.at(i))];
+      const page = indexable[k];
+      if (page?.index === i) {
+        entry.push(dates[k] ?? '', indexedLine(page));
+        k++;
+      }
       yield entryLine(entry);
       i++;
     }
     for (const [rel, size] of staging.extras) yield entryLine([rel, size]);
   };
+}
+
+/** Each city's unit: its digest, where its lines are (the pages' lines come first, in order). */
+function unitLines(plan: Plan): Record<string, UnitLine> {
+  const out: Record<string, UnitLine> = {};
+  for (const [u, unit] of plan.units.entries()) {
+    if (!unit) continue;
+    const first = plan.starts[u] ?? 0;
+    out[unit.slug] = [unit.digest, first, (plan.starts[u + 1] ?? first) - first, unit.images];
+  }
+  return out;
+}
+
+/**
+ * The share images of copied units that are gone from the output folder: their units' pages are
+ * made again to name what the images show. Rare (someone deleted an image), and O(those units).
+ */
+function imagesOfCopiedUnits(inputs: Inputs, plan: Plan, files: readonly string[]): ShareImage[] {
+  if (files.length === 0) return [];
+  const wanted = new Set(files);
+  const found = new Map<string, ShareImage>();
+  for (const [u, unit] of plan.units.entries())
+    if (unit?.images.some((file) => wanted.has(file)))
+      for (const page of inputs.units.pages(u)) {
+        const image = inputs.share.of(page);
+        if (wanted.has(image.file)) found.set(image.file, image);
+      }
+  return [...found.values()];
 }
 
 function countOf(flags: Uint8Array): number {

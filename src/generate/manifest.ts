@@ -20,10 +20,36 @@ export interface ManifestHeader {
   public: Record<string, string>;
   /** Every city's nearby cities, and what they were measured from (see restoreNearby). */
   nearby?: { key: string; lists: Record<string, string[]> };
+  /** Each city's pages, by the city's slug (see UnitLine). */
+  units?: Record<string, UnitLine>;
 }
 
-/** A file of the output: path, size, a page's fingerprint, an indexable page's last change. */
-export type FileEntry = [rel: string, size: number, print?: string, modified?: string];
+/**
+ * A city's pages in the manifest: the digest of what they are made of (see unitDigest), where
+ * its lines start among the files' lines and how many there are, and its share images.
+ */
+export type UnitLine = [digest: string, first: number, count: number, images: string[]];
+
+/**
+ * A file of the output: path, size, a page's fingerprint, and for an indexable page the day its
+ * content last changed and what sitemap.xml and the audit need of it.
+ */
+export type FileEntry = [
+  rel: string,
+  size: number,
+  print?: string,
+  modified?: string,
+  indexed?: IndexedLine,
+];
+
+/** An indexable page's language, translation, sitemap priority and frequency, and audit kind. */
+export type IndexedLine = [
+  lang: string,
+  alternate: string | null,
+  priority: number,
+  changefreq: string,
+  kind: string,
+];
 
 const FORMAT = 2;
 
@@ -84,6 +110,34 @@ export class PreviousManifest {
     if (!line.startsWith(`"${print}"`, comma + 1)) return -1;
     const size = Number(line.slice(afterRel, comma));
     return Number.isInteger(size) && size >= 0 ? size : -1;
+  }
+
+  /**
+   * A city's lines in this manifest, if its pages were made of what `digest` sums up; null if
+   * not, or if the manifest does not hold them whole.
+   */
+  unit(slug: string, digest: string): { first: number; count: number; images: string[] } | null {
+    const line = this.header.units?.[slug];
+    if (!Array.isArray(line) || line[0] !== digest) return null;
+    const [, first, count, images] = line;
+    const whole =
+      Number.isInteger(first) &&
+      Number.isInteger(count) &&
+      first >= 0 &&
+      count > 0 &&
+      first + count <= this.starts.length &&
+      Array.isArray(images);
+    return whole ? { first, count, images } : null;
+  }
+
+  /** The entry of line `n` (counted from 0 after the header). */
+  entryAt(n: number): FileEntry {
+    return JSON.parse(this.lineAt(n)) as FileEntry;
+  }
+
+  /** Notes that the new output has the file of line `n` too. */
+  markAt(n: number): void {
+    this.seen[n] = 1;
   }
 
   /** Notes that the new output has this file too. */

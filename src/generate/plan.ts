@@ -2,15 +2,17 @@ import { pageKind } from '../audit/site-audit.js';
 import { hash } from '../hash.js';
 import type { Lang } from '../i18n/lang.js';
 import type { PageUnits } from '../pages.js';
-import { type ChangeFreq, NEARBY, type Page } from '../routes.js';
+import { type ChangeFreq, NEARBY, type Page, type Route } from '../routes.js';
 import type { ShareImage } from '../share/share-images.js';
 import { isoFromWritten } from '../site/format.js';
 import { inLanguage, nearbyInputs, restoreNearby, type Site } from '../site/model.js';
+import { pathForFile } from '../urls.js';
 import { NumberList, PathHashes, PathList, pathHash } from './compact.js';
 import { Fingerprints } from './fingerprints.js';
 import type { Inputs } from './inputs.js';
-import type { PreviousManifest } from './manifest.js';
+import type { FileEntry, IndexedLine, PreviousManifest } from './manifest.js';
 import { PageState } from './page-state.js';
+import { unitDigest } from './unit-digest.js';
 
 /**
  * What this build must do, decided from its inputs and the last build's manifest alone: which
@@ -36,14 +38,25 @@ export interface Plan {
   state: PageState;
   /** The pages in sitemap.xml, in page order. */
   indexable: IndexedPage[];
-  /** Every page's share image, each once, in page order. */
+  /** Every page's share image, each once, in page order, of the units whose pages were made. */
   images: ShareImage[];
+  /** The share images of the units copied from the last manifest (and of no other unit). */
+  copiedImages: string[];
+  /** Each unit of a city: its slug, digest and share images (null for units of no digest). */
+  units: Array<PlannedUnit | null>;
   /** The output folder's top-level entries the pages are under. */
   tops: Set<string>;
   /** The public files at a page's path, and that page's path (a data error; see checkPublicPaths). */
   publicPages: Map<string, string>;
   /** What the nearby-city lists are measured from, and the last build's lists when the same. */
   nearby: { key: string; lists: Record<string, string[]> | null };
+}
+
+/** A city's unit as the manifest records it (see UnitLine). */
+export interface PlannedUnit {
+  slug: string;
+  digest: string;
+  images: string[];
 }
 
 /** What sitemap.xml, the pages' dates and the audit need of an indexable page. */
@@ -83,66 +96,135 @@ export function planNearby(inputs: Inputs, reusable: PreviousManifest | null): P
  * Every page, a unit at a time: its fingerprint (what it reads, and its share image's name),
  * whether the last build's file can be kept (the same fingerprint under the same key), and
  * whether the file at its path is the last build's. The fingerprints hash each shared value
- * once (a city by its dozen pages, a nearby list by its areas): linear in the pages.
+ * once (a city by its dozen pages, a nearby list by its areas): linear in the pages. A city
+ * whose digest is the last build's (see unitDigest) is taken from the manifest, its pages not
+ * made at all: an edit to one city plans one city's pages.
  */
 export function planPages(
   inputs: Inputs,
   reusable: PreviousManifest | null,
   previous: PreviousManifest | null,
 ): Omit<Plan, 'reusable' | 'nearby'> {
-  const { site, units, routes } = inputs;
-  const readsOf = new Map(routes.map((r) => [r.id, r.reads]));
-  const publicRels = new Set(inputs.publicFiles.map((f) => f.rel));
-  const prints = new Fingerprints();
+  const { units } = inputs;
+  const planner = new Planner(inputs, reusable, previous);
   const starts = new Int32Array(units.count + 1);
-  const files = new PathList();
-  const printList = new NumberList();
-  const kept: number[] = [];
-  const written = new PathHashes();
-  const indexable: IndexedPage[] = [];
-  const images = new Map<string, ShareImage>();
-  const tops = new Set<string>();
-  const publicPages = new Map<string, string>();
+  const unitLines: Array<PlannedUnit | null> = [];
   for (let u = 0; u < units.count; u++) {
-    starts[u] = files.count;
+    starts[u] = planner.files.count;
+    const digest = unitDigest(units, u, planner.prints);
+    const slug = units.cities(u)[0]?.city.slug ?? '';
+    const last = digest === null ? null : (reusable?.unit(slug, digest) ?? null);
+    const copied = last && planner.copy(last);
+    plannedUnits[copied ? 'copied' : 'made']++;
+    const images = copied ?? planner.enumerate(u);
+    unitLines.push(digest === null ? null : { slug, digest, images });
+  }
+  starts[units.count] = planner.files.count;
+  return { ...planner.finish(), starts, units: unitLines };
+}
+
+/** Units planned since the process started, made or copied: tests check which. */
+export const plannedUnits = { made: 0, copied: 0 };
+
+/** What planPages gathers of each page, whether it makes the page or copies its manifest line. */
+class Planner {
+  readonly files = new PathList();
+  readonly prints = new Fingerprints();
+  private readonly printList = new NumberList();
+  /** Each page's size if its last file can be kept, else -1. */
+  private readonly kept: number[] = [];
+  private readonly written = new PathHashes();
+  private readonly indexable: IndexedPage[] = [];
+  private readonly images = new Map<string, ShareImage>();
+  private readonly copiedImages = new Set<string>();
+  private readonly tops = new Set<string>();
+  private readonly publicPages = new Map<string, string>();
+  private readonly publicRels: Set<string>;
+  private readonly readsOf: Map<string, Route['reads']>;
+
+  constructor(
+    private readonly inputs: Inputs,
+    private readonly reusable: PreviousManifest | null,
+    private readonly previous: PreviousManifest | null,
+  ) {
+    this.readsOf = new Map(inputs.routes.map((r) => [r.id, r.reads]));
+    this.publicRels = new Set(inputs.publicFiles.map((f) => f.rel));
+  }
+
+  /** Makes unit `u`'s pages and plans each; returns the unit's share images. */
+  enumerate(u: number): string[] {
+    const { site, share, units } = this.inputs;
+    const unitImages = new Set<string>();
     for (const page of units.pages(u)) {
-      const index = files.count;
-      if (!written.add(page.file)) assertOnlyPage(units, page);
-      files.push(page.file);
-      tops.add(page.file.split('/')[0] ?? '');
-      if (publicRels.has(page.file)) publicPages.set(page.file, page.path);
+      const index = this.add(page.file, page.path);
       // Read in the page's language: a French page lists its neighbours by their French names.
       // The share image's name too: the page links to it, and it names everything it shows.
-      const reads = readsOf.get(page.route)?.(page, inLanguage(site, page.lang));
-      const image = inputs.share.of(page);
-      if (!images.has(image.file)) images.set(image.file, image);
-      const print = printOf(`${prints.of(reads)}:${image.key.slice(0, 10)}`);
-      printList.push(print);
-      kept.push(reusable?.sizeIfPrint(page.file, printText(print)) ?? -1);
-      previous?.mark(page.file);
-      if (page.sitemap) indexable.push(indexed(site, page, page.sitemap, index));
+      const reads = this.readsOf.get(page.route)?.(page, inLanguage(site, page.lang));
+      const image = share.of(page);
+      if (!this.images.has(image.file)) this.images.set(image.file, image);
+      unitImages.add(image.file);
+      const print = printOf(`${this.prints.of(reads)}:${image.key.slice(0, 10)}`);
+      this.printList.push(print);
+      this.kept.push(this.reusable?.sizeIfPrint(page.file, printText(print)) ?? -1);
+      this.previous?.mark(page.file);
+      if (page.sitemap) this.indexable.push(indexed(site, page, page.sitemap, index));
     }
+    return [...unitImages];
   }
-  starts[units.count] = files.count;
-  const state = PageState.create(files.count);
-  let i = 0;
-  for (const file of files) {
-    const size = kept[i] ?? -1;
-    if (size >= 0) state.sizes[i] = size;
-    else state.render[i] = 1;
-    if (previous?.has(file)) state.owned[i] = 1;
-    i++;
+
+  /**
+   * Takes a unit's pages from the last manifest's lines as they are: the same files, sizes and
+   * fingerprints, and what the sitemap and the audit need of the indexable ones.
+   */
+  copy(last: { first: number; count: number; images: string[] }): string[] | null {
+    const reusable = this.reusable as PreviousManifest;
+    const entries: FileEntry[] = [];
+    for (let n = last.first; n < last.first + last.count; n++) entries.push(reusable.entryAt(n));
+    // A manifest edited by hand is not trusted further than it can be checked: the unit is made.
+    if (!entries.every(wholePage)) return null;
+    for (const [n, [file, size, print, , line]] of entries.entries()) {
+      const index = this.add(file, pathForFile(file));
+      this.printList.push(Number(print));
+      this.kept.push(size);
+      reusable.markAt(last.first + n);
+      if (line) this.indexable.push(indexedFromLine(file, line, index));
+    }
+    for (const image of last.images) this.copiedImages.add(image);
+    return last.images;
   }
-  return {
-    starts,
-    files,
-    prints: printList,
-    state,
-    indexable,
-    images: [...images.values()],
-    tops,
-    publicPages,
-  };
+
+  private add(file: string, path: string): number {
+    const index = this.files.count;
+    if (!this.written.add(file)) assertOnlyPage(this.inputs.units, file);
+    this.files.push(file);
+    this.tops.add(file.split('/')[0] ?? '');
+    if (this.publicRels.has(file)) this.publicPages.set(file, path);
+    return index;
+  }
+
+  finish(): Omit<Plan, 'reusable' | 'nearby' | 'starts' | 'units'> {
+    const { files, kept, previous } = this;
+    const state = PageState.create(files.count);
+    let i = 0;
+    for (const file of files) {
+      const size = kept[i] ?? -1;
+      if (size >= 0) state.sizes[i] = size;
+      else state.render[i] = 1;
+      if (previous?.has(file)) state.owned[i] = 1;
+      i++;
+    }
+    for (const file of this.images.keys()) this.copiedImages.delete(file);
+    return {
+      files,
+      prints: this.printList,
+      state,
+      indexable: this.indexable,
+      images: [...this.images.values()],
+      copiedImages: [...this.copiedImages],
+      tops: this.tops,
+      publicPages: this.publicPages,
+    };
+  }
 }
 
 /**
@@ -159,12 +241,11 @@ export const printText = (print: number) => String(print);
  * Two pages of the same file's path hash: most likely two pages of one file, which is a bug in
  * the routes or the data. Checked exactly, over every page, only then.
  */
-function assertOnlyPage(units: PageUnits, page: Page): void {
+function assertOnlyPage(units: PageUnits, file: string): void {
   const same: string[] = [];
   for (let u = 0; u < units.count; u++)
-    for (const p of units.pages(u)) if (p.file === page.file) same.push(p.path);
-  if (same.length > 1)
-    throw new Error(`Two pages would write ${page.file}: ${same[0]} and ${same[1]}`);
+    for (const p of units.pages(u)) if (p.file === file) same.push(p.path);
+  if (same.length > 1) throw new Error(`Two pages would write ${file}: ${same[0]} and ${same[1]}`);
 }
 
 function indexed(
@@ -184,6 +265,39 @@ function indexed(
     own: ownDate(site, page),
   };
 }
+
+/** A page's manifest line as a build writes it. */
+const wholePage = ([file, size, print, , line]: FileEntry) =>
+  typeof file === 'string' &&
+  Number.isInteger(size) &&
+  size >= 0 &&
+  typeof print === 'string' &&
+  /^\d+$/.test(print) &&
+  (line === undefined || (Array.isArray(line) && line.length === 5));
+
+/** An indexable page of a copied unit, from its manifest line (a city's page has no own date). */
+function indexedFromLine(file: string, line: IndexedLine, index: number): IndexedPage {
+  const [lang, alternate, priority, changefreq, kind] = line;
+  return {
+    index,
+    path: pathForFile(file),
+    file,
+    lang: lang as Lang,
+    alternate,
+    sitemap: { priority, changefreq: changefreq as ChangeFreq },
+    kind,
+    own: null,
+  };
+}
+
+/** What the manifest keeps of an indexable page (see indexedFromLine). */
+export const indexedLine = (page: IndexedPage): IndexedLine => [
+  page.lang,
+  page.alternate,
+  page.sitemap.priority,
+  page.sitemap.changefreq,
+  page.kind,
+];
 
 /** The legal pages' own "Last updated" dates (as the English pages write them) and the posts'. */
 function ownDate(site: Site, page: Page): string | null {

@@ -75,11 +75,11 @@ export function generatedFiles(
   /** The path of the page whose file is at `rel`, if any. */
   pageAt: (rel: string) => string | undefined,
   assets: Assets,
-  images: readonly ShareImage[],
+  images: readonly string[],
 ): (rel: string) => string | undefined {
   const byFile = new Map<string, string>();
   for (const a of assets.files) byFile.set(a.file, `the asset /${a.file}`);
-  for (const image of images) byFile.set(image.file, `the share image /${image.file}`);
+  for (const image of images) byFile.set(image, `the share image /${image}`);
   for (const f of ['robots.txt', '_headers']) byFile.set(f, `the generated ${f}`);
   return (rel) =>
     (pageAt(rel) === undefined ? undefined : `the page ${pageAt(rel)}`) ??
