@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { pathHash } from './compact.js';
 
 /**
  * What the last build made, kept beside the output folder and never published: a header (the
@@ -61,10 +62,15 @@ export const manifestFile = (outDir: string) =>
 
 /** The last build's manifest, as read: its header, and its entries looked up by path. */
 export class PreviousManifest {
-  /** Each file's entry number. */
-  private readonly number = new Map<string, number>();
   /** Where each entry's line starts in `text`. */
-  private readonly starts: number[] = [];
+  private readonly starts: Int32Array;
+  /**
+   * Entry numbers (plus one) by the hash of their path, open addressing: 4 bytes a slot where a
+   * Map of 350,000 paths costs tens of megabytes. A path is checked against its line's text.
+   */
+  private readonly slots: Int32Array;
+  /** Entries whose path is escaped in JSON (a quote or a backslash in it): looked up as strings. */
+  private readonly escaped = new Map<string, number>();
   /** Entries the new output has too (see mark). */
   private seen: Uint8Array;
 
@@ -73,25 +79,69 @@ export class PreviousManifest {
     private readonly text: string,
     first: number,
   ) {
+    let lines = 0;
+    for (let at = text.indexOf('\n', first); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+    const starts = new Int32Array(lines + 1);
+    let count = 0;
     for (let start = first; start < text.length; ) {
       let end = text.indexOf('\n', start);
       if (end < 0) end = text.length;
-      if (end > start) {
-        this.number.set(relOf(text, start, end), this.starts.length);
-        this.starts.push(start);
-      }
+      if (end > start) starts[count++] = start;
       start = end + 1;
     }
-    this.seen = new Uint8Array(this.starts.length);
+    this.starts = starts.subarray(0, count);
+    let size = 1024;
+    while (size < count * 2) size *= 2;
+    this.slots = new Int32Array(size);
+    for (let n = 0; n < count; n++) {
+      const start = this.starts[n] as number;
+      const close = text.indexOf('",', start + 2);
+      const rel = text.slice(start + 2, close);
+      if (close < 0 || rel.includes('\\')) {
+        const end = text.indexOf('\n', start);
+        this.escaped.set(
+          (JSON.parse(text.slice(start, end < 0 ? undefined : end)) as FileEntry)[0],
+          n,
+        );
+      } else if (this.number(rel) === undefined) this.slots[this.emptySlot(rel)] = n + 1;
+    }
+    this.seen = new Uint8Array(count);
+  }
+
+  /** The entry number of a path; undefined for a path the last build did not write. */
+  private number(rel: string): number | undefined {
+    const mask = this.slots.length - 1;
+    for (let slot = pathHash(rel) % this.slots.length; ; slot = (slot + 1) & mask) {
+      const n = (this.slots[slot] as number) - 1;
+      if (n < 0) return this.escaped.size > 0 ? this.escaped.get(rel) : undefined;
+      if (this.isAt(n, rel)) return n;
+    }
+  }
+
+  private emptySlot(rel: string): number {
+    const mask = this.slots.length - 1;
+    let slot = pathHash(rel) % this.slots.length;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  /** Whether line `n` is of this (unescaped) path: it starts ["rel", */
+  private isAt(n: number, rel: string): boolean {
+    const start = (this.starts[n] as number) + 2;
+    return (
+      this.text.startsWith(rel, start) &&
+      this.text.charCodeAt(start + rel.length) === QUOTE &&
+      this.text.charCodeAt(start + rel.length + 1) === COMMA
+    );
   }
 
   has(rel: string): boolean {
-    return this.number.has(rel);
+    return this.number(rel) !== undefined;
   }
 
   /** A file's entry; null for a file the last build did not write. */
   entry(rel: string): FileEntry | null {
-    const n = this.number.get(rel);
+    const n = this.number(rel);
     return n === undefined ? null : (JSON.parse(this.lineAt(n)) as FileEntry);
   }
 
@@ -100,7 +150,7 @@ export class PreviousManifest {
    * parsing it whole: asked for every page of an incremental build.
    */
   sizeIfPrint(rel: string, print: string): number {
-    const n = this.number.get(rel);
+    const n = this.number(rel);
     if (n === undefined) return -1;
     const line = this.lineAt(n);
     // ["rel",size,"print"...: the print follows the size, after the path's closing quote.
@@ -142,7 +192,7 @@ export class PreviousManifest {
 
   /** Notes that the new output has this file too. */
   mark(rel: string): void {
-    const n = this.number.get(rel);
+    const n = this.number(rel);
     if (n !== undefined) this.seen[n] = 1;
   }
 
@@ -151,8 +201,12 @@ export class PreviousManifest {
    * with their lines as written: what a commit deletes, and records as ours until it has.
    */
   *unmarked(kept: (rel: string) => boolean): Generator<[rel: string, line: string]> {
-    for (const [rel, n] of this.number)
-      if (this.seen[n] !== 1 && !kept(rel)) yield [rel, this.lineAt(n)];
+    for (let n = 0; n < this.starts.length; n++) {
+      if (this.seen[n] === 1) continue;
+      const line = this.lineAt(n);
+      const rel = relOf(line, 0, line.length);
+      if (!kept(rel)) yield [rel, line];
+    }
   }
 
   private lineAt(n: number): string {
@@ -198,10 +252,8 @@ function relOf(text: string, start: number, end: number): string {
   return (JSON.parse(text.slice(start, end)) as FileEntry)[0];
 }
 
-function parseLine(text: string, start: number): FileEntry {
-  const end = text.indexOf('\n', start);
-  return JSON.parse(text.slice(start, end < 0 ? undefined : end)) as FileEntry;
-}
+const QUOTE = 34;
+const COMMA = 44;
 
 /** A header that reuses nothing: what the manifest says while a commit is under way. */
 export const ownershipHeader = (): ManifestHeader => ({ format: FORMAT, key: '', public: {} });
