@@ -204,11 +204,19 @@ function keepUnchanged(plan: Plan, staging: Staging): void {
 /** The new output's files as manifest lines: the pages, in page order, then the other files. */
 function manifestLines(plan: Plan, staging: Staging, dates: readonly string[]) {
   return function* lines(): Generator<string> {
-    const { files, prints, state, indexable } = plan;
+    const { files, prints, state, indexable, copiedLines, reusable } = plan;
     let i = 0;
     // The indexable pages are in page order too: walked beside the files.
     let k = 0;
     for (const file of files) {
+      // A copied page whose file stayed as it was has the line it had (the same day too).
+      const last = copiedLines[i] ?? 0;
+      if (last > 0 && reusable && state.render[i] === 0 && state.changed[i] === 0) {
+        if (indexable[k]?.index === i) k++;
+        yield reusable.lineAt(last - 1);
+        i++;
+        continue;
+      }
       const entry: FileEntry = [file, state.sizes[i] ?? 0, printText(prints.at(i))];
       const page = indexable[k];
       if (page?.index === i) {

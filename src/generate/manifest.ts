@@ -209,7 +209,8 @@ export class PreviousManifest {
     }
   }
 
-  private lineAt(n: number): string {
+  /** Line `n` as written (counted from 0 after the header). */
+  lineAt(n: number): string {
     const start = this.starts[n] ?? 0;
     const end = this.text.indexOf('\n', start);
     return this.text.slice(start, end < 0 ? undefined : end);

@@ -36,6 +36,8 @@ export interface Plan {
   prints: NumberList;
   /** Render flags, ownership and the sizes of kept files; shared with the threads. */
   state: PageState;
+  /** For a page of a copied unit, its line's number in the last manifest plus one; else 0. */
+  copiedLines: Int32Array;
   /** The pages in sitemap.xml, in page order. */
   indexable: IndexedPage[];
   /** Every page's share image, each once, in page order, of the units whose pages were made. */
@@ -133,6 +135,8 @@ class Planner {
   private readonly printList = new NumberList();
   /** Each page's size if its last file can be kept, else -1. */
   private readonly kept: number[] = [];
+  /** See Plan.copiedLines. */
+  private readonly copiedLines: number[] = [];
   private readonly written = new PathHashes();
   private readonly indexable: IndexedPage[] = [];
   private readonly images = new Map<string, ShareImage>();
@@ -166,6 +170,7 @@ class Planner {
       const print = printOf(`${this.prints.of(reads)}:${image.key.slice(0, 10)}`);
       this.printList.push(print);
       this.kept.push(this.reusable?.sizeIfPrint(page.file, printText(print)) ?? -1);
+      this.copiedLines.push(0);
       this.previous?.mark(page.file);
       if (page.sitemap) this.indexable.push(indexed(site, page, page.sitemap, index));
     }
@@ -186,6 +191,7 @@ class Planner {
       const index = this.add(file, pathForFile(file));
       this.printList.push(Number(print));
       this.kept.push(size);
+      this.copiedLines.push(last.first + n + 1);
       reusable.markAt(last.first + n);
       if (line) this.indexable.push(indexedFromLine(file, line, index));
     }
@@ -218,6 +224,7 @@ class Planner {
       files,
       prints: this.printList,
       state,
+      copiedLines: Int32Array.from(this.copiedLines),
       indexable: this.indexable,
       images: [...this.images.values()],
       copiedImages: [...this.copiedImages],
