@@ -8,6 +8,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -46,10 +47,12 @@ export class PhraseCache {
     const at = Object.hasOwn(this.index, rel) ? this.index[rel] : undefined;
     if (!at || this.fd === null) return null;
     const [offset, count] = at;
-    const bytes = Buffer.allocUnsafe(count * 4);
-    if (readSync(this.fd, bytes, 0, bytes.length, offset) !== bytes.length) return null;
     const phrases = new Uint32Array(count);
-    for (let i = 0; i < count; i++) phrases[i] = bytes.readUInt32LE(i * 4);
+    // Read straight into the array where its bytes are little-endian as in the file (x64, arm64).
+    const bytes = LITTLE_ENDIAN ? new Uint8Array(phrases.buffer) : Buffer.allocUnsafe(count * 4);
+    if (readSync(this.fd, bytes, 0, bytes.length, offset) !== bytes.length) return null;
+    if (!LITTLE_ENDIAN)
+      for (let i = 0; i < count; i++) phrases[i] = (bytes as Buffer).readUInt32LE(i * 4);
     return phrases;
   }
 
@@ -86,8 +89,14 @@ export class PhraseCacheWriter {
   }
 
   add(rel: string, phrases: Uint32Array): void {
-    const bytes = Buffer.allocUnsafe(phrases.length * 4);
-    for (let i = 0; i < phrases.length; i++) bytes.writeUInt32LE(phrases[i] as number, i * 4);
+    let bytes: Uint8Array;
+    if (LITTLE_ENDIAN)
+      bytes = new Uint8Array(phrases.buffer, phrases.byteOffset, phrases.byteLength);
+    else {
+      const le = Buffer.allocUnsafe(phrases.length * 4);
+      for (let i = 0; i < phrases.length; i++) le.writeUInt32LE(phrases[i] as number, i * 4);
+      bytes = le;
+    }
     writeSync(this.fd, bytes);
     this.index[rel] = [this.offset, phrases.length];
     this.offset += bytes.length;
@@ -113,6 +122,7 @@ export class PhraseCacheWriter {
 }
 
 const FORMAT = 1;
+const LITTLE_ENDIAN = os.endianness() === 'LE';
 
 /** Beside the output folder, as its manifest: never published with the site. */
 function cacheFiles(outDir: string): { data: string; index: string } {
