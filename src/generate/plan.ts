@@ -188,7 +188,7 @@ class Planner {
     // A manifest edited by hand is not trusted further than it can be checked: the unit is made.
     if (!entries.every(wholePage)) return null;
     for (const [n, [file, size, print, , line]] of entries.entries()) {
-      const index = this.add(file, pathForFile(file));
+      const index = this.add(file, null);
       this.printList.push(Number(print));
       this.kept.push(size);
       this.copiedLines.push(last.first + n + 1);
@@ -199,12 +199,13 @@ class Planner {
     return last.images;
   }
 
-  private add(file: string, path: string): number {
+  private add(file: string, path: string | null): number {
     const index = this.files.count;
     if (!this.written.add(file)) assertOnlyPage(this.inputs.units, file);
     this.files.push(file);
-    this.tops.add(file.split('/')[0] ?? '');
-    if (this.publicRels.has(file)) this.publicPages.set(file, path);
+    const slash = file.indexOf('/');
+    this.tops.add(slash < 0 ? file : file.slice(0, slash));
+    if (this.publicRels.has(file)) this.publicPages.set(file, path ?? pathForFile(file));
     return index;
   }
 
