@@ -46,7 +46,13 @@ export function renderClaimed(
   queue.claimEach(units.length, (g) => {
     const u = units[g] ?? 0;
     const first = starts[u] ?? 0;
-    for (const [j, page] of job.units.pages(u).entries()) {
+    const pages = job.units.pages(u);
+    // A unit the plan copied from the manifest must enumerate as it did then (see unitDigest).
+    if (pages.length !== (starts[u + 1] ?? 0) - first)
+      throw new Error(
+        `unit ${u} has ${pages.length} pages, the plan ${(starts[u + 1] ?? 0) - first}`,
+      );
+    for (const [j, page] of pages.entries()) {
       const index = first + j;
       if (state.render[index] !== 1) continue;
       if (queue.stopped) return;
