@@ -220,5 +220,15 @@ describe('incremental builds', () => {
     await generate(opts);
     expect(plannedUnits.made - last.made).toBe(3);
     await expectSame();
+
+    // So is a unit's place among the lines: one line short, Toronto is made, and no page lost.
+    const [head, ...rest] = (await readFile(manifestFile(out), 'utf8')).split('\n');
+    const header = JSON.parse(head as string);
+    header.units.toronto[2] -= 1;
+    await writeFile(manifestFile(out), [JSON.stringify(header), ...rest].join('\n'));
+    const shorter = { ...plannedUnits };
+    await generate(opts);
+    expect(plannedUnits.made - shorter.made).toBe(3);
+    await expectSame();
   });
 });

@@ -95,6 +95,9 @@ export class PathHashes {
   }
 }
 
+/** A hash of a list of paths, in order: whether a unit's lines are still its files. */
+export const filesHash = (files: readonly string[]) => pathHash(files.join('\n'));
+
 /** Two FNV-1a hashes of a string's UTF-16 units, as one number below 2^53. */
 export function pathHash(s: string): number {
   let a = 0x811c9dc5;

@@ -27,9 +27,24 @@ export interface ManifestHeader {
 
 /**
  * A city's pages in the manifest: the digest of what they are made of (see unitDigest), where
- * its lines start among the files' lines and how many there are, and its share images.
+ * its lines start among the files' lines and how many there are, its share images, and a hash
+ * of its files' paths (see filesHash), which the lines must match to be taken as the unit's.
  */
-export type UnitLine = [digest: string, first: number, count: number, images: string[]];
+export type UnitLine = [
+  digest: string,
+  first: number,
+  count: number,
+  images: string[],
+  files: number,
+];
+
+/** The unit's lines, as UnitLine says where they are. */
+export interface UnitLines {
+  first: number;
+  count: number;
+  images: string[];
+  files: number;
+}
 
 /**
  * A file of the output: path, size, a page's fingerprint, and for an indexable page the day its
@@ -166,18 +181,19 @@ export class PreviousManifest {
    * A city's lines in this manifest, if its pages were made of what `digest` sums up; null if
    * not, or if the manifest does not hold them whole.
    */
-  unit(slug: string, digest: string): { first: number; count: number; images: string[] } | null {
+  unit(slug: string, digest: string): UnitLines | null {
     const line = this.header.units?.[slug];
     if (!Array.isArray(line) || line[0] !== digest) return null;
-    const [, first, count, images] = line;
+    const [, first, count, images, files] = line;
     const whole =
       Number.isInteger(first) &&
       Number.isInteger(count) &&
       first >= 0 &&
       count > 0 &&
       first + count <= this.starts.length &&
-      Array.isArray(images);
-    return whole ? { first, count, images } : null;
+      Array.isArray(images) &&
+      Number.isInteger(files);
+    return whole ? { first, count, images, files } : null;
   }
 
   /** The entry of line `n` (counted from 0 after the header). */

@@ -7,10 +7,10 @@ import type { ShareImage } from '../share/share-images.js';
 import { isoFromWritten } from '../site/format.js';
 import { inLanguage, nearbyInputs, restoreNearby, type Site } from '../site/model.js';
 import { pathForFile } from '../urls.js';
-import { NumberList, PathHashes, PathList, pathHash } from './compact.js';
+import { filesHash, NumberList, PathHashes, PathList, pathHash } from './compact.js';
 import { Fingerprints } from './fingerprints.js';
 import type { Inputs } from './inputs.js';
-import type { FileEntry, IndexedLine, PreviousManifest } from './manifest.js';
+import type { FileEntry, IndexedLine, PreviousManifest, UnitLines } from './manifest.js';
 import { PageState } from './page-state.js';
 import { unitDigest } from './unit-digest.js';
 
@@ -181,12 +181,13 @@ class Planner {
    * Takes a unit's pages from the last manifest's lines as they are: the same files, sizes and
    * fingerprints, and what the sitemap and the audit need of the indexable ones.
    */
-  copy(last: { first: number; count: number; images: string[] }): string[] | null {
+  copy(last: UnitLines): string[] | null {
     const reusable = this.reusable as PreviousManifest;
     const entries: FileEntry[] = [];
     for (let n = last.first; n < last.first + last.count; n++) entries.push(reusable.entryAt(n));
     // A manifest edited by hand is not trusted further than it can be checked: the unit is made.
     if (!entries.every(wholePage)) return null;
+    if (filesHash(entries.map(([file]) => file)) !== last.files) return null;
     for (const [n, [file, size, print, , line]] of entries.entries()) {
       const index = this.add(file, null);
       this.printList.push(Number(print));
