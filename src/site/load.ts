@@ -134,6 +134,9 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   return site;
 }
 
+/** A city may not take a province's slug: worked out once, not for every city. */
+const PROVINCE_SLUGS = new Set(PROVINCES.map((p) => slugify(p.name)));
+
 function checkCity(rec: CityRecord, absFile: string, file: string): DataIssue[] {
   const out: DataIssue[] = [];
   const at = (field: string, message: string) =>
@@ -142,7 +145,7 @@ function checkCity(rec: CityRecord, absFile: string, file: string): DataIssue[] 
   const expectedSlug = slugify(rec.name);
   if (rec.slug !== expectedSlug) at('slug', `must be "${expectedSlug}", the slug of its name`);
   if (TOP_SEGMENTS.includes(rec.slug)) at('slug', `"${rec.slug}" is reserved for a site page`);
-  if (PROVINCES.some((p) => slugify(p.name) === rec.slug) || rec.slug === NATIONAL) {
+  if (PROVINCE_SLUGS.has(rec.slug) || rec.slug === NATIONAL) {
     at('slug', `"${rec.slug}" is the name of a province or of the country`);
   }
   const province = provinceByName(rec.province);
