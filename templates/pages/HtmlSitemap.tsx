@@ -1,12 +1,53 @@
 import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
+import { Shared } from '../../src/render/fragments.js';
 import type { Formats } from '../../src/site/format.js';
-import { type ProvinceGroup, provinceGroups } from '../../src/site/model.js';
+import { type City, type ProvinceGroup, provinceGroups } from '../../src/site/model.js';
 import { NATIONAL } from '../../src/site/segments.js';
 import type { Links } from '../../src/urls.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { Layout } from '../layout/Layout.js';
 import { trail } from './shared.js';
+
+/**
+ * One city of the list, rendered on its own: a national network lists 16,800 cities here (16 MB
+ * of HTML), which as one React tree took 170 MB for a moment; a city at a time, a few kilobytes.
+ */
+function SitemapCity({
+  city: c,
+  s,
+  links,
+  format,
+}: {
+  city: City;
+  s: Strings['htmlSitemap'];
+  links: Links;
+  format: Formats;
+}) {
+  return (
+    <li className="sitemap-city">
+      <h4>
+        <a href={links.city(c)}>{c.name}</a>
+      </h4>
+      <p className="muted">{fill(s.population, { population: format.whole(c.population) })}</p>
+      <p>{c.description}</p>
+      <ul className="link-row">
+        <li>
+          <a href={links.cityPage(c, 'public-adjusters')}>{s.findAdjusters}</a>
+        </li>
+        <li>
+          <a href={links.cityPage(c, 'top-adjusters')}>{s.topAdjusters}</a>
+        </li>
+        <li>
+          <a href={links.cityPage(c, 'claims-offices')}>{s.claimsOffices}</a>
+        </li>
+        <li>
+          <a href={links.cityPage(c, 'free-consultation')}>{s.freeConsultation}</a>
+        </li>
+      </ul>
+    </li>
+  );
+}
 
 function Group({
   group,
@@ -28,29 +69,7 @@ function Group({
       </h3>
       <ul className="sitemap-cities">
         {group.cities.map((c) => (
-          <li key={c.slug} className="sitemap-city">
-            <h4>
-              <a href={links.city(c)}>{c.name}</a>
-            </h4>
-            <p className="muted">
-              {fill(s.population, { population: format.whole(c.population) })}
-            </p>
-            <p>{c.description}</p>
-            <ul className="link-row">
-              <li>
-                <a href={links.cityPage(c, 'public-adjusters')}>{s.findAdjusters}</a>
-              </li>
-              <li>
-                <a href={links.cityPage(c, 'top-adjusters')}>{s.topAdjusters}</a>
-              </li>
-              <li>
-                <a href={links.cityPage(c, 'claims-offices')}>{s.claimsOffices}</a>
-              </li>
-              <li>
-                <a href={links.cityPage(c, 'free-consultation')}>{s.freeConsultation}</a>
-              </li>
-            </ul>
-          </li>
+          <Shared key={c.slug} component={SitemapCity} props={{ city: c, s, links, format }} />
         ))}
       </ul>
     </section>
