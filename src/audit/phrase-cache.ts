@@ -19,6 +19,9 @@ import path from 'node:path';
  * index of where each page's are.
  */
 export class PhraseCache {
+  /** Where `get` reads a page's phrases (see get). */
+  private scratch = new Uint32Array(4096);
+
   private constructor(
     private readonly dataFile: string,
     private readonly index: Record<string, [offset: number, count: number]>,
@@ -42,14 +45,22 @@ export class PhraseCache {
     }
   }
 
-  /** A page's phrases of the last build; null when not kept. */
+  /**
+   * A page's phrases of the last build; null when not kept. Valid until the next call: the
+   * audit takes a page's phrases in at once, and 40,000 pages' arrays left for the collector
+   * were 46 MB of memory outside V8's heap at 100x, freed late.
+   */
   get(rel: string): Uint32Array | null {
     const at = Object.hasOwn(this.index, rel) ? this.index[rel] : undefined;
     if (!at || this.fd === null) return null;
     const [offset, count] = at;
-    const phrases = new Uint32Array(count);
+    if (this.scratch.length < count)
+      this.scratch = new Uint32Array(Math.max(count, this.scratch.length * 2));
+    const phrases = this.scratch.subarray(0, count);
     // Read straight into the array where its bytes are little-endian as in the file (x64, arm64).
-    const bytes = LITTLE_ENDIAN ? new Uint8Array(phrases.buffer) : Buffer.allocUnsafe(count * 4);
+    const bytes = LITTLE_ENDIAN
+      ? new Uint8Array(phrases.buffer, 0, count * 4)
+      : Buffer.allocUnsafe(count * 4);
     if (readSync(this.fd, bytes, 0, bytes.length, offset) !== bytes.length) return null;
     if (!LITTLE_ENDIAN)
       for (let i = 0; i < count; i++) phrases[i] = (bytes as Buffer).readUInt32LE(i * 4);

@@ -54,6 +54,7 @@ function* inputs(
   cache: AuditCache | undefined,
 ): Generator<AuditInput> {
   for (const page of pages) {
+    // Read into the cache's one buffer: audit() takes each page's phrases in before the next.
     const kept = cache?.unchanged(page) ? cache.previous.get(page.file) : null;
     const phrases = kept ?? shingles(mainText(readFileSync(locate(page.file), 'utf8')));
     cache?.next.add(page.file, phrases);
