@@ -100,7 +100,7 @@ export function planNearby(inputs: Inputs, reusable: PreviousManifest | null): P
  * whether the file at its path is the last build's. The fingerprints hash each shared value
  * once (a city by its dozen pages, a nearby list by its areas): linear in the pages. A city
  * whose digest is the last build's (see unitDigest) is taken from the manifest, its pages not
- * made at all: an edit to one city plans one city's pages.
+ * made at all: an edit to one city plans its pages and its neighbours' (whose lists show it).
  */
 export function planPages(
   inputs: Inputs,
