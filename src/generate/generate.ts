@@ -9,7 +9,6 @@ import type { ShareImage } from '../share/share-images.js';
 import { nearbySlugs } from '../site/model.js';
 import { missingTrust, sampleData } from '../site/sample.js';
 import { recoverOutput } from './commit.js';
-import { filesHash } from './compact.js';
 import { type InputOptions, type Inputs, loadInputs } from './inputs.js';
 import {
   entryLine,
@@ -234,23 +233,12 @@ function manifestLines(plan: Plan, staging: Staging, dates: readonly string[]) {
 /** Each city's unit: its digest, where its lines are (the pages' lines come first, in order). */
 function unitLines(plan: Plan): Record<string, UnitLine> {
   const out: Record<string, UnitLine> = {};
-  const { starts, units } = plan;
-  let u = 0;
-  let files: string[] = [];
-  const close = () => {
-    const unit = units[u];
-    const first = starts[u] ?? 0;
-    if (unit) out[unit.slug] = [unit.digest, first, files.length, unit.images, filesHash(files)];
-    files = [];
-    u++;
-  };
-  let i = 0;
-  for (const file of plan.files) {
-    while (i >= (starts[u + 1] ?? 0)) close();
-    files.push(file);
-    i++;
+  for (const [u, unit] of plan.units.entries()) {
+    if (!unit) continue;
+    const first = plan.starts[u] ?? 0;
+    const count = (plan.starts[u + 1] ?? first) - first;
+    out[unit.slug] = [unit.digest, first, count, unit.images, unit.files];
   }
-  while (u < units.length) close();
   return out;
 }
 

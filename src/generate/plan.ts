@@ -44,7 +44,7 @@ export interface Plan {
   images: ShareImage[];
   /** The share images of the units copied from the last manifest (and of no other unit). */
   copiedImages: string[];
-  /** Each unit of a city: its slug, digest and share images (null for units of no digest). */
+  /** Each unit of a city: its slug, digest, share images and files' hash (null: no digest). */
   units: Array<PlannedUnit | null>;
   /** The output folder's top-level entries the pages are under. */
   tops: Set<string>;
@@ -55,10 +55,15 @@ export interface Plan {
 }
 
 /** A city's unit as the manifest records it (see UnitLine). */
-export interface PlannedUnit {
+export interface PlannedUnit extends UnitMade {
   slug: string;
   digest: string;
+}
+
+/** A unit's share images and the hash of its files' paths (see filesHash). */
+interface UnitMade {
   images: string[];
+  files: number;
 }
 
 /** What sitemap.xml, the pages' dates and the audit need of an indexable page. */
@@ -118,8 +123,8 @@ export function planPages(
     const last = digest === null ? null : (reusable?.unit(slug, digest) ?? null);
     const copied = last && planner.copy(last);
     plannedUnits[copied ? 'copied' : 'made']++;
-    const images = copied ?? planner.enumerate(u);
-    unitLines.push(digest === null ? null : { slug, digest, images });
+    const made = copied ?? planner.enumerate(u);
+    unitLines.push(digest === null ? null : { slug, digest, ...made });
   }
   starts[units.count] = planner.files.count;
   return { ...planner.finish(), starts, units: unitLines };
@@ -155,11 +160,12 @@ class Planner {
     this.publicRels = new Set(inputs.publicFiles.map((f) => f.rel));
   }
 
-  /** Makes unit `u`'s pages and plans each; returns the unit's share images. */
-  enumerate(u: number): string[] {
+  /** Makes unit `u`'s pages and plans each. */
+  enumerate(u: number): UnitMade {
     const { site, share, units } = this.inputs;
     const unitImages = new Set<string>();
-    for (const page of units.pages(u)) {
+    const pages = units.pages(u);
+    for (const page of pages) {
       const index = this.add(page.file, page.path);
       // Read in the page's language: a French page lists its neighbours by their French names.
       // The share image's name too: the page links to it, and it names everything it shows.
@@ -174,14 +180,14 @@ class Planner {
       this.previous?.mark(page.file);
       if (page.sitemap) this.indexable.push(indexed(site, page, page.sitemap, index));
     }
-    return [...unitImages];
+    return { images: [...unitImages], files: filesHash(pages.map((p) => p.file)) };
   }
 
   /**
    * Takes a unit's pages from the last manifest's lines as they are: the same files, sizes and
    * fingerprints, and what the sitemap and the audit need of the indexable ones.
    */
-  copy(last: UnitLines): string[] | null {
+  copy(last: UnitLines): UnitMade | null {
     const reusable = this.reusable as PreviousManifest;
     const entries: FileEntry[] = [];
     for (let n = last.first; n < last.first + last.count; n++) entries.push(reusable.entryAt(n));
@@ -197,7 +203,7 @@ class Planner {
       if (line) this.indexable.push(indexedFromLine(file, line, index));
     }
     for (const image of last.images) this.copiedImages.add(image);
-    return last.images;
+    return { images: last.images, files: last.files };
   }
 
   private add(file: string, path: string | null): number {
