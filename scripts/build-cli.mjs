@@ -117,6 +117,7 @@ try {
     entryPoints: {
       'render-worker': 'src/generate/render-worker.ts',
       'write-worker': 'src/generate/write-worker.ts',
+      'files-worker': 'src/generate/files-worker.ts',
     },
     outdir: next,
     format: 'esm',

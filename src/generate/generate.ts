@@ -9,6 +9,7 @@ import type { ShareImage } from '../share/share-images.js';
 import { nearbySlugs } from '../site/model.js';
 import { missingTrust, sampleData } from '../site/sample.js';
 import { recoverOutput } from './commit.js';
+import { startFilesFound } from './files-found.js';
 import { type InputOptions, type Inputs, loadInputs } from './inputs.js';
 import {
   entryLine,
@@ -98,6 +99,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const inputs = await loadInputs(options);
     recoverOutput(options.outDir);
     const previous = PreviousManifest.read(options.outDir);
+    // Which of its files are still there, found on another thread while this one plans.
+    const found = previous?.stamp
+      ? startFilesFound(options.outDir, previous.entries)
+      : Promise.resolve(null);
     const plan = planBuild(inputs, previous);
     if (options.publicDir)
       checkPublicPaths(
@@ -110,6 +115,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       );
     const staging = Staging.open(options.outDir, previous);
     try {
+      staging.takeFound(await found);
       const publicStamps = stageFiles(staging, inputs, previous);
       keepUnchanged(plan, staging);
       const total = plan.files.count;

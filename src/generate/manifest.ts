@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { pathHash } from './compact.js';
 
@@ -93,6 +93,8 @@ export class PreviousManifest {
     readonly header: ManifestHeader,
     private readonly text: string,
     first: number,
+    /** The file as read (see fileStamp); '' for a manifest of the format before this one. */
+    readonly stamp: string,
   ) {
     let lines = 0;
     for (let at = text.indexOf('\n', first); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
@@ -152,6 +154,16 @@ export class PreviousManifest {
 
   has(rel: string): boolean {
     return this.number(rel) !== undefined;
+  }
+
+  /** The entry number of a path (see entryAt); undefined for a path the last build did not write. */
+  entryOf(rel: string): number | undefined {
+    return this.number(rel);
+  }
+
+  /** How many entries (files) it lists. */
+  get entries(): number {
+    return this.starts.length;
   }
 
   /** A file's entry; null for a file the last build did not write. */
@@ -239,8 +251,15 @@ export class PreviousManifest {
    */
   static read(outDir: string): PreviousManifest | null {
     let text: string;
+    let stamp: string;
     try {
-      text = readFileSync(manifestFile(outDir), 'utf8');
+      const fd = openSync(manifestFile(outDir), 'r');
+      try {
+        stamp = fileStamp(fstatSync(fd));
+        text = readFileSync(fd, 'utf8');
+      } finally {
+        closeSync(fd);
+      }
     } catch {
       return null;
     }
@@ -249,10 +268,10 @@ export class PreviousManifest {
       const header = JSON.parse(first < 0 ? text : text.slice(0, first)) as ManifestHeader & {
         files?: Record<string, number>;
       };
-      if (header.format === FORMAT) return new PreviousManifest(header, text, first + 1);
+      if (header.format === FORMAT) return new PreviousManifest(header, text, first + 1, stamp);
       if (!header.files || typeof header.files !== 'object') return null;
       const lines = Object.entries(header.files).map(([rel, size]) => JSON.stringify([rel, size]));
-      return new PreviousManifest(ownershipHeader(), `${lines.join('\n')}\n`, 0);
+      return new PreviousManifest(ownershipHeader(), `${lines.join('\n')}\n`, 0, '');
     } catch {
       return null;
     }
@@ -260,7 +279,7 @@ export class PreviousManifest {
 }
 
 /** The path of a line's entry; quick for the plain paths a build writes. */
-function relOf(text: string, start: number, end: number): string {
+export function relOf(text: string, start: number, end: number): string {
   const close = text.indexOf('",', start + 2);
   if (close > 0 && close < end) {
     const rel = text.slice(start + 2, close);
@@ -268,6 +287,10 @@ function relOf(text: string, start: number, end: number): string {
   }
   return (JSON.parse(text.slice(start, end)) as FileEntry)[0];
 }
+
+/** What tells a version of a file from another: a manifest rewritten since has another stamp. */
+export const fileStamp = (s: { ino: number; size: number; mtimeMs: number }) =>
+  `${s.ino}:${s.size}:${s.mtimeMs}`;
 
 const QUOTE = 34;
 const COMMA = 44;

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { PageBytes } from '../render/fragments.js';
 import { commitJournal, type Journal, siblingName } from './commit.js';
+import type { FilesFound } from './files-found.js';
 import type { PreviousManifest } from './manifest.js';
 import { type StagedFiles, type StageTarget, StageWriter } from './stage-writer.js';
 
@@ -31,6 +32,8 @@ export class Staging {
   private readonly others: StagedFiles[] = [];
   /** The files of the new output that are not pages (see PageState for those), and their sizes. */
   private readonly extra = new Map<string, number>();
+  /** Whether each of the previous build's files is in the output folder (see takeFound). */
+  private found: Uint8Array | null = null;
   /** Set once the journal is in place: from then on the commit belongs to the next build too. */
   private decided = false;
 
@@ -76,9 +79,27 @@ export class Staging {
    * change): the previous build wrote it, and it is there. Its size is the plan's.
    */
   keepPage(rel: string): boolean {
-    if (!this.target.incremental || !this.owns(rel)) return false;
+    if (!this.target.incremental || !this.previous) return false;
+    const n = this.previous.entryOf(rel);
+    if (n === undefined) return false;
+    if (this.found) return this.found[n] === 1;
     // Paths of our own making, already normal: joined by hand (path.join costs more than the check).
     return existsSync(`${this.target.outDir}${path.sep}${rel}`);
+  }
+
+  /**
+   * Which of the previous build's files were found in the output folder, checked on another
+   * thread (see files-found.ts): used if it checked the manifest this build read.
+   */
+  takeFound(files: FilesFound | null): void {
+    const { previous } = this;
+    if (
+      files &&
+      previous &&
+      files.stamp === previous.stamp &&
+      files.found.length === previous.entries
+    )
+      this.found = files.found;
   }
 
   /**

@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FILES_THREAD_MIN, findFiles } from '../src/generate/files-found.js';
+import {
+  entryLine,
+  type FileEntry,
+  manifestFile,
+  manifestHeader,
+  PreviousManifest,
+  writeManifest,
+} from '../src/generate/manifest.js';
+import { Staging } from '../src/generate/staging.js';
+import { dataCopy, FIXTURE_DATA, runCli, scanTree, tempDir } from './helpers.js';
+
+describe('the files of the last output still there', () => {
+  it('are found entry by entry, odd names included, for the manifest as it was read', async () => {
+    const out = `${await tempDir()}/dist`;
+    const odd = ['a "quoted" name.txt', 'back\\slash.txt', 'été/index.html', 'tab\there.txt'];
+    const pages = Array.from({ length: 3000 }, (_, i) => `city-${i % 40}/area-${i}/index.html`);
+    const entries: FileEntry[] = [
+      ...pages.map((rel, i): FileEntry => [rel, i, String(1e15 + i)]),
+      ...odd.map((rel, i): FileEntry => [rel, 10 + i]),
+    ];
+    // Every third file is there; a header longer than the reader's megabyte a read.
+    const there = entries.filter((_, i) => i % 3 === 0).map(([rel]) => rel);
+    for (const rel of there) {
+      await mkdir(path.dirname(path.join(out, rel)), { recursive: true });
+      await writeFile(path.join(out, rel), '');
+    }
+    const lists = Object.fromEntries(pages.map((rel) => [rel, ['x'.repeat(400)]]));
+    writeManifest(
+      out,
+      manifestHeader({ key: 'k', public: {}, nearby: { key: 'n', lists } }),
+      entries.map((e) => entryLine(e)),
+    );
+    const read = PreviousManifest.read(out);
+    const files = findFiles(out);
+    if (!read || !files) throw new Error('no manifest read back');
+    expect(files.found.length).toBe(entries.length);
+    expect(files.stamp).toBe(read.stamp);
+    for (const [n, [rel]] of entries.entries()) {
+      expect(read.entryOf(rel)).toBe(n);
+      expect(files.found[n], rel).toBe(there.includes(rel) ? 1 : 0);
+    }
+
+    // The staging takes them for the manifest it reads, and asks the disk for another's.
+    const staging = Staging.open(out, read);
+    staging.takeFound(files);
+    await rm(path.join(out, there[1] as string));
+    expect(staging.keepPage(there[1] as string)).toBe(true);
+    expect(staging.keepPage(pages[1] as string)).toBe(false);
+    staging.abort();
+    writeManifest(
+      out,
+      manifestHeader({ key: 'k', public: {} }),
+      entries.map((e) => entryLine(e)),
+    );
+    const rewritten = PreviousManifest.read(out);
+    if (!rewritten) throw new Error('no manifest read back');
+    expect(rewritten.stamp).not.toBe(files.stamp);
+    const again = Staging.open(out, rewritten);
+    again.takeFound(files);
+    expect(again.keepPage(there[1] as string)).toBe(false);
+    expect(again.keepPage(there[2] as string)).toBe(true);
+    again.abort();
+    expect(findFiles(path.join(out, 'none'))).toBeNull();
+  });
+
+  it('are found by the thread of a large output: a deleted page or image is made again', async () => {
+    const { data, out } = await dataCopy(FIXTURE_DATA);
+    const args = ['generate', '--data', data, '--out', out, '--quiet', '--no-audit'];
+    expect(runCli(args).code).toBe(0);
+    const before = await scanTree(out);
+    const deleted = ['index.html', 'toronto/about/index.html', 'sitemap.xml'];
+    const toronto = await readFile(path.join(out, 'toronto/index.html'), 'utf8');
+    const image = /og:image" content="[^"]*\/(assets\/share-[^"]+\.png)"/.exec(toronto)?.[1];
+    expect(image).toBeDefined();
+    for (const rel of [...deleted, image as string]) await rm(path.join(out, rel));
+    // The last output as large as one the thread checks (FILES_THREAD_MIN): files it listed that
+    // are gone since, as after a city was dropped by hand.
+    const gone = Array.from({ length: FILES_THREAD_MIN }, (_, i) =>
+      entryLine([`gone-${i % 500}/${i}/index.html`, 1000, String(i)]),
+    );
+    await appendFile(manifestFile(out), `${gone.join('\n')}\n`);
+    const again = runCli(args);
+    expect(again.code, again.stderr).toBe(0);
+    const after = await scanTree(out);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const [rel, f] of before) expect(after.get(rel)?.bytes, rel).toBe(f.bytes);
+    // Kept files kept their inode: only the deleted ones were written.
+    for (const [rel, f] of before)
+      if (![...deleted, image].includes(rel)) expect(after.get(rel)?.ino, rel).toBe(f.ino);
+    const manifest = await readFile(manifestFile(out), 'utf8');
+    expect(manifest).not.toContain('gone-');
+    expect(existsSync(path.join(out, 'gone-0'))).toBe(false);
+  });
+});
