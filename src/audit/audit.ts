@@ -121,7 +121,10 @@ const CLOSE_ENOUGH = 0.97;
  * whose signature equals another's in a whole band is still compared with one of them.
  */
 function nearestSiblings(signatures: readonly Uint32Array[]): Nearest[] {
-  const best: Nearest[] = signatures.map(() => ({ page: -1, similarity: 0 }));
+  // The best so far in typed arrays, not an object a page: a page's window reads both pages'
+  // best, at random among 40,000 pages at 100x, and these stay in the processor's cache.
+  const bestPage = new Int32Array(signatures.length).fill(-1);
+  const bestSimilarity = new Float64Array(signatures.length);
   const compared = new ComparedPairs(signatures.length);
   for (let band = 0; band + ROWS <= BINS; band += ROWS) {
     // A band's four bins as one number: each bin is 25 bits (see signature), so two of them
@@ -140,18 +143,24 @@ function nearestSiblings(signatures: readonly Uint32Array[]): Nearest[] {
         const end = Math.min(bucket.length, i + 1 + WINDOW);
         for (let j = i + 1; j < end; j++) {
           const b = bucket[j] as number;
-          const bestA = best[a] as Nearest;
-          const bestB = best[b] as Nearest;
-          if (bestA.similarity >= CLOSE_ENOUGH && bestB.similarity >= CLOSE_ENOUGH) continue;
+          const bestA = bestSimilarity[a] as number;
+          const bestB = bestSimilarity[b] as number;
+          if (bestA >= CLOSE_ENOUGH && bestB >= CLOSE_ENOUGH) continue;
           if (!compared.first(a, b)) continue;
           const s = similarity(signatures[a] as Uint32Array, signatures[b] as Uint32Array);
-          if (s > bestA.similarity) best[a] = { page: b, similarity: s };
-          if (s > bestB.similarity) best[b] = { page: a, similarity: s };
+          if (s > bestA) {
+            bestPage[a] = b;
+            bestSimilarity[a] = s;
+          }
+          if (s > bestB) {
+            bestPage[b] = a;
+            bestSimilarity[b] = s;
+          }
         }
       }
     }
   }
-  return best;
+  return Array.from(bestPage, (page, i) => ({ page, similarity: bestSimilarity[i] as number }));
 }
 
 /**
