@@ -92,6 +92,30 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     protect: protectedFolders(options),
     ours: existsSync(manifestFile(options.outDir)),
   });
+  const { result, audit } = await buildAndCommit(options);
+  // A report's audit runs once the build's inputs, plan and last manifest are let go: at 100x
+  // they are over 100 MB that the audit's own tables need not sit on top of.
+  const audited = audit && 'pages' in audit ? auditCommitted(audit, options) : audit;
+  if (audited) {
+    audited.phrases.commit();
+    writeAuditReport(audited.file, audited.report);
+  }
+  return {
+    ...result,
+    ms: performance.now() - started,
+    audit: audited?.report ?? null,
+    auditFile: audited?.file ?? null,
+  };
+}
+
+/** Everything but a report's audit: what the build made, and the audit done or to do. */
+interface Built {
+  result: Omit<GenerateResult, 'ms' | 'audit' | 'auditFile'>;
+  audit: Audited | AuditJob | null;
+}
+
+/** The build's steps up to the commit and the manifest (see generate). */
+async function buildAndCommit(options: GenerateOptions): Promise<Built> {
   // Render workers start first, so they load their copy of the site while this thread loads.
   const custom = options.templates !== undefined || options.routes !== undefined;
   const threads = { ...options, custom, pool: startRenderPool({ ...options, custom }) };
@@ -136,54 +160,62 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       shareCounts.kept += plan.copiedImages.length - missing.length;
       const dates = pageDates(plan.indexable, plan.state, previous, inputs.lastmod);
       stageSitemap(staging, inputs.site, plan.indexable, dates, inputs.lastmod);
-      const audited = options.audit ? auditStaged(plan, staging, options) : null;
-      // The phrases kept for the next audit describe the output as it is: none while it changes.
-      PhraseCache.discard(options.outDir);
-      const lines = manifestLines(plan, staging, dates);
-      // Still ours until the commit has deleted them: recorded with the new files.
-      const gone = staging.target.incremental
-        ? [...(previous?.unmarked((rel) => staging.extras.has(rel)) ?? [])]
-        : [];
-      staging.commit(
-        gone.map(([rel]) => rel),
-        () =>
-          writeManifest(
-            options.outDir,
-            ownershipHeader(),
-            lines(),
-            gone.map(([, line]) => line),
-          ),
-      );
-      writeManifest(
-        options.outDir,
-        manifestHeader({
-          key: inputs.key ?? '',
-          public: publicStamps,
-          nearby: { key: plan.nearby.key, lists: nearbySlugs(inputs.site, NEARBY) },
-          units: unitLines(plan),
-        }),
-        lines(),
-      );
-      if (audited) {
-        audited.phrases.commit();
-        writeAuditReport(audited.file, audited.report);
+      // A strict audit decides whether the build commits; a report's is made after the commit.
+      const audit =
+        options.audit === 'strict'
+          ? auditStaged(plan, staging, options)
+          : options.audit
+            ? auditJob(plan, staging, options)
+            : null;
+      try {
+        // The phrases kept for the next audit describe the output as it is: none while it
+        // changes.
+        PhraseCache.discard(options.outDir);
+        const lines = manifestLines(plan, staging, dates);
+        // Still ours until the commit has deleted them: recorded with the new files.
+        const gone = staging.target.incremental
+          ? [...(previous?.unmarked((rel) => staging.extras.has(rel)) ?? [])]
+          : [];
+        staging.commit(
+          gone.map(([rel]) => rel),
+          () =>
+            writeManifest(
+              options.outDir,
+              ownershipHeader(),
+              lines(),
+              gone.map(([, line]) => line),
+            ),
+        );
+        writeManifest(
+          options.outDir,
+          manifestHeader({
+            key: inputs.key ?? '',
+            public: publicStamps,
+            nearby: { key: plan.nearby.key, lists: nearbySlugs(inputs.site, NEARBY) },
+            units: unitLines(plan),
+          }),
+          lines(),
+        );
+      } catch (err) {
+        dropAudit(audit);
+        throw err;
       }
       const extras = staging.extras;
       return {
-        outDir: path.resolve(options.outDir),
-        pages: total,
-        files: total + extras.size,
-        changed: staging.changed,
-        rendered,
-        bytes: sumOf(plan.state.sizes) + sumOf(extras.values()),
-        ms: performance.now() - started,
-        foreign: foreignEntries(options.outDir, plan.tops, extras),
-        sample: sampleData(inputs.site),
-        trustMissing: missingTrust(inputs.site),
-        audit: audited?.report ?? null,
-        auditFile: audited?.file ?? null,
-        shareImages: shareCounts,
-        shareCache: cache.dir,
+        result: {
+          outDir: path.resolve(options.outDir),
+          pages: total,
+          files: total + extras.size,
+          changed: staging.changed,
+          rendered,
+          bytes: sumOf(plan.state.sizes) + sumOf(extras.values()),
+          foreign: foreignEntries(options.outDir, plan.tops, extras),
+          sample: sampleData(inputs.site),
+          trustMissing: missingTrust(inputs.site),
+          shareImages: shareCounts,
+          shareCache: cache.dir,
+        },
+        audit,
       };
     } catch (err) {
       staging.abort();
@@ -278,36 +310,67 @@ function sumOf(values: Iterable<number>): number {
 }
 
 /**
- * The content audit of the output as it will be once committed. A strict one stops the build
- * here, with its report, so the output folder keeps its last good site; otherwise the report
- * is written once the output is committed.
+ * A strict audit, of the output as it will be once committed: it stops the build here, with its
+ * report, when a page breaks a threshold, so the output folder keeps its last good site.
  */
 function auditStaged(plan: Plan, staging: Staging, options: GenerateOptions): Audited {
-  const previous = PhraseCache.open(options.outDir);
+  const job = auditJob(plan, staging, options);
+  const audited = auditCommitted(job, options, (file) => staging.locate(file));
+  if (audited.report.failures.length > 0) {
+    audited.phrases.abort();
+    writeAuditReport(audited.file, audited.report);
+    throw new AuditFailed(audited.report, audited.file);
+  }
+  return audited;
+}
+
+/**
+ * What the audit needs of a build: its indexable pages, which of them the build left as they
+ * were, and the last build's phrases, opened before the commit discards them (an open file
+ * stays readable).
+ */
+interface AuditJob {
+  pages: readonly IndexedPage[];
+  /** By page index: 1 where the page's file is the one the last build audited. */
+  unchanged: Uint8Array;
+  previous: PhraseCache;
+}
+
+function auditJob(plan: Plan, staging: Staging, options: GenerateOptions): AuditJob {
+  const { render, changed } = plan.state;
+  const unchanged = new Uint8Array(render.length);
+  // A file the commit leaves as it is says what it said when the last build audited it.
+  if (staging.target.incremental)
+    for (let i = 0; i < unchanged.length; i++) unchanged[i] = changed[i] === 0 ? 1 : 0;
+  return { pages: plan.indexable, unchanged, previous: PhraseCache.open(options.outDir) };
+}
+
+/** The audit of the indexable pages, read where `locate` says (default: the output folder). */
+function auditCommitted(
+  job: AuditJob,
+  options: GenerateOptions,
+  locate = (file: string) => path.join(options.outDir, file),
+): Audited {
   const next = new PhraseCacheWriter(options.outDir);
-  const { incremental } = staging.target;
-  const { changed } = plan.state;
-  let report: AuditReport;
   try {
-    report = auditSite(plan.indexable, (file) => staging.locate(file), {
-      previous,
-      // A file the commit leaves as it is says what it said when the last build audited it.
-      unchanged: (page) => incremental && changed[(page as IndexedPage).index] === 0,
+    const report = auditSite(job.pages, locate, {
+      previous: job.previous,
+      unchanged: (page) => job.unchanged[(page as IndexedPage).index] === 1,
       next,
     });
+    return { report, file: auditReportFile(options.outDir), phrases: next };
   } catch (err) {
     next.abort();
     throw err;
   } finally {
-    previous.close();
+    job.previous.close();
   }
-  const file = auditReportFile(options.outDir);
-  if (options.audit === 'strict' && report.failures.length > 0) {
-    next.abort();
-    writeAuditReport(file, report);
-    throw new AuditFailed(report, file);
-  }
-  return { report, file, phrases: next };
+}
+
+/** An audit a failed commit leaves: its files are let go. */
+function dropAudit(audit: Audited | AuditJob | null): void {
+  if (audit && 'pages' in audit) audit.previous.close();
+  else audit?.phrases.abort();
 }
 
 interface Audited {
