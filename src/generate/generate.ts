@@ -228,13 +228,17 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
 
 /**
  * The disk's edge of the plan: an unchanged page whose file is gone from the output folder (or
- * whose folder is new) is rendered again. O(1) a page: one existence check.
+ * whose folder is new) is rendered again. O(1) a page: one existence check, or a look at what
+ * the thread that checked the last output's files found (a copied page by its line's number).
  */
 function keepUnchanged(plan: Plan, staging: Staging): void {
   const { render } = plan.state;
+  const { copiedLines } = plan;
   let i = 0;
   for (const file of plan.files) {
-    if (render[i] === 0 && !staging.keepPage(file)) render[i] = 1;
+    const line = copiedLines[i] ?? 0;
+    if (render[i] === 0 && !(line > 0 ? staging.keepEntry(file, line - 1) : staging.keepPage(file)))
+      render[i] = 1;
     i++;
   }
 }

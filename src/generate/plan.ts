@@ -138,8 +138,13 @@ class Planner {
   readonly files = new PathList();
   readonly prints = new Fingerprints();
   private readonly printList = new NumberList();
-  /** Each page's size if its last file can be kept, else -1. */
+  /**
+   * Each page's size if its last file can be kept (then it is the last build's file), else
+   * RENDER or RENDER_OWNED: to render, over a file the last build did not or did write.
+   */
   private readonly kept: number[] = [];
+  /** The top-level entry of the last page added (a unit's pages mostly share it). */
+  private lastTop = '';
   /** See Plan.copiedLines. */
   private readonly copiedLines: number[] = [];
   private readonly written = new PathHashes();
@@ -175,7 +180,8 @@ class Planner {
       unitImages.add(image.file);
       const print = printOf(`${this.prints.of(reads)}:${image.key.slice(0, 10)}`);
       this.printList.push(print);
-      this.kept.push(this.reusable?.sizeIfPrint(page.file, printText(print)) ?? -1);
+      const size = this.reusable?.sizeIfPrint(page.file, printText(print)) ?? -1;
+      this.kept.push(size >= 0 ? size : this.previous?.has(page.file) ? RENDER_OWNED : RENDER);
       this.copiedLines.push(0);
       this.previous?.mark(page.file);
       if (page.sitemap) this.indexable.push(indexed(site, page, page.sitemap, index));
@@ -210,22 +216,24 @@ class Planner {
     const index = this.files.count;
     if (!this.written.add(file)) assertOnlyPage(this.inputs.units, file);
     this.files.push(file);
-    const slash = file.indexOf('/');
-    this.tops.add(slash < 0 ? file : file.slice(0, slash));
+    const { lastTop } = this;
+    if (!(file.startsWith(lastTop) && file.charCodeAt(lastTop.length) === SLASH)) {
+      const slash = file.indexOf('/');
+      this.lastTop = slash < 0 ? file : file.slice(0, slash);
+      this.tops.add(this.lastTop);
+    }
     if (this.publicRels.has(file)) this.publicPages.set(file, path ?? pathForFile(file));
     return index;
   }
 
   finish(): Omit<Plan, 'reusable' | 'nearby' | 'starts' | 'units'> {
-    const { files, kept, previous } = this;
+    const { files, kept } = this;
     const state = PageState.create(files.count);
-    let i = 0;
-    for (const file of files) {
-      const size = kept[i] ?? -1;
+    for (let i = 0; i < kept.length; i++) {
+      const size = kept[i] as number;
       if (size >= 0) state.sizes[i] = size;
       else state.render[i] = 1;
-      if (previous?.has(file)) state.owned[i] = 1;
-      i++;
+      if (size !== RENDER) state.owned[i] = 1;
     }
     for (const file of this.images.keys()) this.copiedImages.delete(file);
     return {
@@ -241,6 +249,11 @@ class Planner {
     };
   }
 }
+
+/** See Planner.kept. */
+const RENDER = -1;
+const RENDER_OWNED = -2;
+const SLASH = 47;
 
 /**
  * A page's fingerprint: a 53-bit hash of the hashes of what it reads (each a SHA-256, see

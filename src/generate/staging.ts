@@ -81,7 +81,12 @@ export class Staging {
   keepPage(rel: string): boolean {
     if (!this.target.incremental || !this.previous) return false;
     const n = this.previous.entryOf(rel);
-    if (n === undefined) return false;
+    return n !== undefined && this.keepEntry(rel, n);
+  }
+
+  /** keepPage for the file of the previous manifest's entry `n` (which must be `rel`'s). */
+  keepEntry(rel: string, n: number): boolean {
+    if (!this.target.incremental || !this.previous) return false;
     if (this.found) return this.found[n] === 1;
     // Paths of our own making, already normal: joined by hand (path.join costs more than the check).
     return existsSync(`${this.target.outDir}${path.sep}${rel}`);
