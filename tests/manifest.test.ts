@@ -39,30 +39,4 @@ describe('the manifest', () => {
     const left = [...read.unmarked((rel) => rel === odd[3])].map(([rel]) => rel);
     expect(left.sort()).toEqual([pages[0], odd[0], odd[2]].sort());
   });
-
-  it('lets its text go while a build renders, and takes it back only from the same file', async () => {
-    const out = `${await tempDir()}/dist`;
-    const entries: FileEntry[] = [
-      ['a/index.html', 1, '11'],
-      ['b/index.html', 2, '22'],
-    ];
-    const write = () =>
-      writeManifest(
-        out,
-        manifestHeader({ key: 'k', public: {} }),
-        entries.map((e) => entryLine(e)),
-      );
-    write();
-    const read = PreviousManifest.read(out);
-    if (!read) throw new Error('no manifest read back');
-    read.letGo();
-    expect(() => read.entry('a/index.html')).toThrow(/let go/);
-    read.takeBack();
-    expect(read.entry('b/index.html')).toEqual(entries[1]);
-
-    read.letGo();
-    entries.push(['c/index.html', 3, '33']);
-    write();
-    expect(() => read.takeBack()).toThrow(/changed while this build ran/);
-  });
 });

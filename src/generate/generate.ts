@@ -144,11 +144,9 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
       keepUnchanged(plan, staging);
       const total = plan.files.count;
       const kept = total - countOf(plan.state.render);
-      previous?.letGo();
       const rendered = await renderPages(inputs, plan, staging, threads, (done) =>
         options.onProgress?.(kept + done, total),
       );
-      previous?.takeBack();
       // After the pages, so that drawing images (when none is cached) delays no first page.
       const cache = new ImageCache(
         options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir,

@@ -89,19 +89,13 @@ export class PreviousManifest {
   /** Entries the new output has too (see mark). */
   private seen: Uint8Array;
 
-  /** The manifest's text; null while let go (see letGo). */
-  private text: string | null;
-
   private constructor(
     readonly header: ManifestHeader,
-    text: string,
+    private readonly text: string,
     first: number,
     /** The file as read (see fileStamp); '' for a manifest of the format before this one. */
     readonly stamp: string,
-    /** Where it was read from. */
-    private readonly file: string,
   ) {
-    this.text = text;
     let lines = 0;
     for (let at = text.indexOf('\n', first); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
     const starts = new Int32Array(lines + 1);
@@ -152,9 +146,9 @@ export class PreviousManifest {
   private isAt(n: number, rel: string): boolean {
     const start = (this.starts[n] as number) + 2;
     return (
-      this.body.startsWith(rel, start) &&
-      this.body.charCodeAt(start + rel.length) === QUOTE &&
-      this.body.charCodeAt(start + rel.length + 1) === COMMA
+      this.text.startsWith(rel, start) &&
+      this.text.charCodeAt(start + rel.length) === QUOTE &&
+      this.text.charCodeAt(start + rel.length + 1) === COMMA
     );
   }
 
@@ -246,36 +240,8 @@ export class PreviousManifest {
   /** Line `n` as written (counted from 0 after the header). */
   lineAt(n: number): string {
     const start = this.starts[n] ?? 0;
-    const end = this.body.indexOf('\n', start);
-    return this.body.slice(start, end < 0 ? undefined : end);
-  }
-
-  private get body(): string {
-    if (this.text === null) throw new Error('the last manifest is read while let go');
-    return this.text;
-  }
-
-  /**
-   * Lets the text go while the build has no use for it (while it renders, which never reads the
-   * last manifest): at 100x it is 34 MB. Its index stays; takeBack reads the text again.
-   */
-  letGo(): void {
-    if (this.stamp !== '') this.text = null;
-  }
-
-  /** Reads the text back after letGo: the same file, or the build stops. */
-  takeBack(): void {
-    if (this.text !== null) return;
-    const fd = openSync(this.file, 'r');
-    try {
-      if (fileStamp(fstatSync(fd)) !== this.stamp)
-        throw new Error(
-          `${this.file} changed while this build ran: was another build writing the same folder?`,
-        );
-      this.text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    const end = this.text.indexOf('\n', start);
+    return this.text.slice(start, end < 0 ? undefined : end);
   }
 
   /**
@@ -286,9 +252,8 @@ export class PreviousManifest {
   static read(outDir: string): PreviousManifest | null {
     let text: string;
     let stamp: string;
-    const file = manifestFile(outDir);
     try {
-      const fd = openSync(file, 'r');
+      const fd = openSync(manifestFile(outDir), 'r');
       try {
         stamp = fileStamp(fstatSync(fd));
         text = readFileSync(fd, 'utf8');
@@ -303,11 +268,10 @@ export class PreviousManifest {
       const header = JSON.parse(first < 0 ? text : text.slice(0, first)) as ManifestHeader & {
         files?: Record<string, number>;
       };
-      if (header.format === FORMAT)
-        return new PreviousManifest(header, text, first + 1, stamp, file);
+      if (header.format === FORMAT) return new PreviousManifest(header, text, first + 1, stamp);
       if (!header.files || typeof header.files !== 'object') return null;
       const lines = Object.entries(header.files).map(([rel, size]) => JSON.stringify([rel, size]));
-      return new PreviousManifest(ownershipHeader(), `${lines.join('\n')}\n`, 0, '', file);
+      return new PreviousManifest(ownershipHeader(), `${lines.join('\n')}\n`, 0, '');
     } catch {
       return null;
     }
