@@ -72,13 +72,6 @@ const SCALE = 10;
 const BYTES_PER_PAGE = 32_000;
 
 /**
- * Loaded before bin/claimsite.cjs (node --require): prints the process's peak RSS as it exits,
- * and when its first page had rendered (the build's performance mark, in ms from the start of
- * the process). The build runs as the site owner runs it, with whatever bin/claimsite.cjs sets
- * up first. CommonJS, as the entry is: an ES module here (--import) would start Node's ES module
- * loader, which the CLI itself never does, and charge its cost to every build.
- */
-/**
  * The process's own peak RSS in KB, as an expression for the children: Linux's VmHWM, the peak
  * of this process's memory since it started. Not getrusage's maxRSS: a child forked from this
  * script starts with this script's memory as its own, and the kernel keeps that peak across the
@@ -93,6 +86,13 @@ const PEAK_RSS_KB = `(() => {
   return process.resourceUsage().maxRSS;
 })()`;
 
+/**
+ * Loaded before bin/claimsite.cjs (node --require): prints the process's peak RSS as it exits,
+ * and when its first page had rendered (the build's performance mark, in ms from the start of
+ * the process). The build runs as the site owner runs it, with whatever bin/claimsite.cjs sets
+ * up first. CommonJS, as the entry is: an ES module here (--import) would start Node's ES module
+ * loader, which the CLI itself never does, and charge its cost to every build.
+ */
 const RSS_HOOK = `
 const { writeSync } = require('node:fs');
 process.on('exit', (code) => {
