@@ -120,13 +120,13 @@ export class PreviousManifest {
           (JSON.parse(text.slice(start, end < 0 ? undefined : end)) as FileEntry)[0],
           n,
         );
-      } else if (this.number(rel) === undefined) this.slots[this.emptySlot(rel)] = n + 1;
+      } else if (this.entryOf(rel) === undefined) this.slots[this.emptySlot(rel)] = n + 1;
     }
     this.seen = new Uint8Array(count);
   }
 
-  /** The entry number of a path; undefined for a path the last build did not write. */
-  private number(rel: string): number | undefined {
+  /** The entry number of a path (see entryAt); undefined for a path the last build did not write. */
+  entryOf(rel: string): number | undefined {
     const mask = this.slots.length - 1;
     for (let slot = pathHash(rel) % this.slots.length; ; slot = (slot + 1) & mask) {
       const n = (this.slots[slot] as number) - 1;
@@ -153,12 +153,7 @@ export class PreviousManifest {
   }
 
   has(rel: string): boolean {
-    return this.number(rel) !== undefined;
-  }
-
-  /** The entry number of a path (see entryAt); undefined for a path the last build did not write. */
-  entryOf(rel: string): number | undefined {
-    return this.number(rel);
+    return this.entryOf(rel) !== undefined;
   }
 
   /** How many entries (files) it lists. */
@@ -168,7 +163,7 @@ export class PreviousManifest {
 
   /** A file's entry; null for a file the last build did not write. */
   entry(rel: string): FileEntry | null {
-    const n = this.number(rel);
+    const n = this.entryOf(rel);
     return n === undefined ? null : (JSON.parse(this.lineAt(n)) as FileEntry);
   }
 
@@ -177,7 +172,7 @@ export class PreviousManifest {
    * parsing it whole: asked for every page of an incremental build.
    */
   sizeIfPrint(rel: string, print: string): number {
-    const n = this.number(rel);
+    const n = this.entryOf(rel);
     if (n === undefined) return -1;
     const line = this.lineAt(n);
     // ["rel",size,"print"...: the print follows the size, after the path's closing quote.
@@ -220,7 +215,7 @@ export class PreviousManifest {
 
   /** Notes that the new output has this file too. */
   mark(rel: string): void {
-    const n = this.number(rel);
+    const n = this.entryOf(rel);
     if (n !== undefined) this.seen[n] = 1;
   }
 

@@ -79,14 +79,14 @@ export class Staging {
    * change): the previous build wrote it, and it is there. Its size is the plan's.
    */
   keepPage(rel: string): boolean {
-    if (!this.target.incremental || !this.previous) return false;
-    const n = this.previous.entryOf(rel);
+    const n = this.previous?.entryOf(rel);
     return n !== undefined && this.keepEntry(rel, n);
   }
 
   /** keepPage for the file of the previous manifest's entry `n` (which must be `rel`'s). */
   keepEntry(rel: string, n: number): boolean {
-    if (!this.target.incremental || !this.previous) return false;
+    // No previous manifest here when the output folder is new (see open).
+    if (!this.previous) return false;
     if (this.found) return this.found[n] === 1;
     // Paths of our own making, already normal: joined by hand (path.join costs more than the check).
     return existsSync(`${this.target.outDir}${path.sep}${rel}`);
