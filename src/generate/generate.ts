@@ -236,9 +236,11 @@ function keepUnchanged(plan: Plan, staging: Staging): void {
   const { copiedLines } = plan;
   let i = 0;
   for (const file of plan.files) {
-    const line = copiedLines[i] ?? 0;
-    if (render[i] === 0 && !(line > 0 ? staging.keepEntry(file, line - 1) : staging.keepPage(file)))
-      render[i] = 1;
+    if (render[i] === 0) {
+      const line = copiedLines[i] ?? 0;
+      const kept = line > 0 ? staging.keepEntry(file, line - 1) : staging.keepPage(file);
+      if (!kept) render[i] = 1;
+    }
     i++;
   }
 }
@@ -335,18 +337,17 @@ function auditStaged(plan: Plan, staging: Staging, options: GenerateOptions): Au
  */
 interface AuditJob {
   pages: readonly IndexedPage[];
-  /** By page index: 1 where the page's file is the one the last build audited. */
-  unchanged: Uint8Array;
+  /**
+   * By page index, 1 where the commit changes the page's file (a copy: the plan's state is let
+   * go); null in a new output folder, where the last build's phrases describe nothing.
+   */
+  changed: Uint8Array | null;
   previous: PhraseCache;
 }
 
 function auditJob(plan: Plan, staging: Staging, options: GenerateOptions): AuditJob {
-  const { render, changed } = plan.state;
-  const unchanged = new Uint8Array(render.length);
-  // A file the commit leaves as it is says what it said when the last build audited it.
-  if (staging.target.incremental)
-    for (let i = 0; i < unchanged.length; i++) unchanged[i] = changed[i] === 0 ? 1 : 0;
-  return { pages: plan.indexable, unchanged, previous: PhraseCache.open(options.outDir) };
+  const changed = staging.target.incremental ? plan.state.changed.slice() : null;
+  return { pages: plan.indexable, changed, previous: PhraseCache.open(options.outDir) };
 }
 
 /** The audit of the indexable pages, read where `locate` says (default: the output folder). */
@@ -359,7 +360,8 @@ function auditCommitted(
   try {
     const report = auditSite(job.pages, locate, {
       previous: job.previous,
-      unchanged: (page) => job.unchanged[(page as IndexedPage).index] === 1,
+      // A file the commit leaves as it is says what it said when the last build audited it.
+      unchanged: (page) => job.changed?.[(page as IndexedPage).index] === 0,
       next,
     });
     return { report, file: auditReportFile(options.outDir), phrases: next };

@@ -47,11 +47,10 @@ export function renderClaimed(
     const u = units[g] ?? 0;
     const first = starts[u] ?? 0;
     const pages = job.units.pages(u);
+    const planned = (starts[u + 1] ?? 0) - first;
     // A unit the plan copied from the manifest must enumerate as it did then (see unitDigest).
-    if (pages.length !== (starts[u + 1] ?? 0) - first)
-      throw new Error(
-        `unit ${u} has ${pages.length} pages, the plan ${(starts[u + 1] ?? 0) - first}`,
-      );
+    if (pages.length !== planned)
+      throw new Error(`unit ${u} has ${pages.length} pages, the plan ${planned}`);
     for (const [j, page] of pages.entries()) {
       const index = first + j;
       if (state.render[index] !== 1) continue;
