@@ -9,6 +9,14 @@ import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { Layout } from '../layout/Layout.js';
 import { trail } from './shared.js';
 
+/** The four pages of a city the list links to, and their labels. */
+const CITY_LINKS = [
+  ['public-adjusters', 'findAdjusters'],
+  ['top-adjusters', 'topAdjusters'],
+  ['claims-offices', 'claimsOffices'],
+  ['free-consultation', 'freeConsultation'],
+] as const;
+
 /**
  * One city of the list, rendered on its own: a national network lists 16,800 cities here (16 MB
  * of HTML), which as one React tree took 170 MB for a moment; a city at a time, a few kilobytes.
@@ -32,18 +40,11 @@ function SitemapCity({
       <p className="muted">{fill(s.population, { population: format.whole(c.population) })}</p>
       <p>{c.description}</p>
       <ul className="link-row">
-        <li>
-          <a href={links.cityPage(c, 'public-adjusters')}>{s.findAdjusters}</a>
-        </li>
-        <li>
-          <a href={links.cityPage(c, 'top-adjusters')}>{s.topAdjusters}</a>
-        </li>
-        <li>
-          <a href={links.cityPage(c, 'claims-offices')}>{s.claimsOffices}</a>
-        </li>
-        <li>
-          <a href={links.cityPage(c, 'free-consultation')}>{s.freeConsultation}</a>
-        </li>
+        {CITY_LINKS.map(([segment, label]) => (
+          <li key={segment}>
+            <a href={links.cityPage(c, segment)}>{s[label]}</a>
+          </li>
+        ))}
       </ul>
     </li>
   );
