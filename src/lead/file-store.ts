@@ -103,11 +103,16 @@ export class FileLeadStore implements LeadStore {
       this.drainLock,
       async () => {
         const result = await fn();
-        // The drain is the time to forget what no longer waits.
-        const live = new Set((await this.waiting()).map((e) => e.submissionId));
-        await withLock(this.lock, () =>
-          rewrite<WaitingLead>(this.file, (e) => live.has(e.submissionId), true),
-        );
+        // The drain is the time to forget what was delivered or buried. Decided under the write
+        // lock, from what is done rather than what waited a moment ago: a lead kept in between
+        // is not yet known to anyone but this file.
+        await withLock(this.lock, async () => {
+          const done = new Set([
+            ...(await this.dead()).map((d) => d.submissionId),
+            ...(await this.ledger.all()),
+          ]);
+          await rewrite<WaitingLead>(this.file, (e) => !done.has(e.submissionId), true);
+        });
         return result;
       },
       options.wait ? 10 * 60_000 : 0,
@@ -172,6 +177,12 @@ export class Ledger {
     if (this.ids.has(id)) return true;
     await this.refresh();
     return this.ids.has(id);
+  }
+
+  /** Every id delivered so far, by this process or another. */
+  async all(): Promise<ReadonlySet<string>> {
+    await this.refresh();
+    return this.ids;
   }
 
   async add(id: string, contactId: string): Promise<void> {

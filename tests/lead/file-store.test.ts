@@ -41,6 +41,26 @@ describe('the file lead store', () => {
     expect(await store.isDelivered(a.submissionId)).toBe(true);
   });
 
+  it('loses no lead kept while a drain forgets what no longer waits', async () => {
+    // A drain ends by rewriting the file without what was delivered. A lead kept between its
+    // look at what waits and its rewrite was once rewritten away: a visitor's claim lost.
+    const store = new FileLeadStore(path.join(await tempDir(), 'leads.jsonl'));
+    const kept: string[] = [];
+    for (let round = 0; round < 30; round++) {
+      const drained = store.exclusive(async () => undefined, { wait: true });
+      const arriving = Array.from({ length: 4 }, async (_, i) => {
+        await new Promise((r) => setTimeout(r, i * 2));
+        const l = lead({ email: `r${round}-${i}@example.ca` });
+        await store.keep(firstWait(l, 'CRM down'));
+        kept.push(l.submissionId);
+      });
+      await Promise.all([drained, ...arriving]);
+    }
+    const waiting = new Set((await store.waiting()).map((e) => e.submissionId));
+    expect(kept.filter((id) => !waiting.has(id))).toEqual([]);
+    expect(waiting.size).toBe(120);
+  });
+
   it('takes the latest state of a lead, moves one to the dead letters, and drops one', async () => {
     const store = new FileLeadStore(path.join(await tempDir(), 'leads.jsonl'));
     const a = lead();
