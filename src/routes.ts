@@ -259,8 +259,9 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'sitemap',
-    // Every city, with its province, population and description.
-    reads: (_, site) => site.cities,
+    // Every city the page's language has pages for, with its province, population and
+    // description (see provinceGroups).
+    reads: (_, site) => site.cities.filter((c) => site.covers(c)),
     sitemap: null,
     pages: site1('sitemap', 'sitemapTitle', 'sitemapDescription'),
   },

@@ -36,7 +36,31 @@ describe('the manifest', () => {
 
     for (const rel of pages.slice(1)) read.mark(rel);
     read.mark(odd[1] as string);
-    const left = [...read.unmarked((rel) => rel === odd[3])].map(([rel]) => rel);
+    const left = [...read.unmarked((rel) => rel === odd[3])];
     expect(left.sort()).toEqual([pages[0], odd[0], odd[2]].sort());
+  });
+
+  it("reads a page's line as JSON.parse does, and none that a build would not write", async () => {
+    const out = `${await tempDir()}/dist`;
+    const indexed = ['en', null, 0.8, 'weekly', 'city-home'];
+    const lines = [
+      '["toronto/index.html",2048,"9007199254740991"]',
+      `["toronto/about/index.html",1024,"12","2026-11-22",${JSON.stringify(indexed)}]`,
+      '["back\\\\slash/index.html",3,"45"]',
+      '["été/index.html",0,"6"]',
+      // Not as a build writes them: a size or print that is not a whole number, no print, a
+      // sitemap entry cut short.
+      '["a/index.html",1.5,"7"]',
+      '["b/index.html",-1,"7"]',
+      '["c/index.html",5,"x7"]',
+      '["d/index.html",5]',
+      '["e/index.html",5,"7","2026-11-22",["en"]]',
+    ];
+    writeManifest(out, manifestHeader({ key: 'k', public: {} }), lines);
+    const read = PreviousManifest.read(out);
+    if (!read) throw new Error('no manifest read back');
+    for (const n of [0, 1, 2, 3]) expect(read.pageAt(n)).toEqual(JSON.parse(lines[n] as string));
+    expect(read.pageAt(2)?.[0]).toBe('back\\slash/index.html');
+    for (const n of [4, 5, 6, 7, 8]) expect(read.pageAt(n), lines[n]).toBeNull();
   });
 });

@@ -1,9 +1,10 @@
-import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scaledData } from '../scripts/scaled-data.js';
 import { fingerprinted } from '../src/generate/fingerprints.js';
+import { generate } from '../src/generate/generate.js';
 import { loadInputs } from '../src/generate/inputs.js';
+import { PreviousManifest } from '../src/generate/manifest.js';
 import { planBuild } from '../src/generate/plan.js';
 import { measured } from '../src/site/nearby.js';
 import { BUNDLED_DATA, tempDir } from './helpers.js';
@@ -36,4 +37,15 @@ describe('at scale', () => {
     expect(large.valuesPerPage / small.valuesPerPage).toBeLessThan(1.5);
     expect(small.distancesPerCity).toBeLessThan(200);
   }, 120_000);
+
+  it('measures no distance in an incremental plan while no city moved, in English or French', async () => {
+    const out = path.join(await tempDir(), 'dist');
+    await generate({ dataDir: BUNDLED_DATA, outDir: out, codeVersion: 'scale' });
+    const inputs = await loadInputs({ dataDir: BUNDLED_DATA, codeVersion: 'scale' });
+    expect(inputs.site.languages.size).toBe(2);
+    const distances = measured.distances;
+    const plan = planBuild(inputs, PreviousManifest.read(out));
+    expect(plan.nearby.lists).not.toBeNull();
+    expect(measured.distances - distances).toBe(0);
+  }, 60_000);
 });

@@ -26,12 +26,41 @@ export class PathList {
   }
 
   *[Symbol.iterator](): Generator<string> {
+    for (const at of this.cursor()) yield at.path;
+  }
+
+  /**
+   * The paths in order, as one cursor moved from path to path: a path is decoded only when its
+   * `path` is read (a walk over every page that needs few of their paths decodes few).
+   */
+  *cursor(): Generator<PathCursor> {
+    const at = new PathCursor();
     for (const { bytes, end } of [...this.full, { bytes: this.bytes, end: this.end }])
       for (let start = 0; start < end; ) {
         const stop = bytes.indexOf(NEWLINE, start);
-        yield bytes.toString('utf8', start, stop);
+        at.move(bytes, start, stop);
+        yield at;
         start = stop + 1;
       }
+  }
+}
+
+/** Where PathList.cursor is: the path's index and, when read, the path. */
+export class PathCursor {
+  index = -1;
+  private bytes: Buffer = Buffer.alloc(0);
+  private start = 0;
+  private end = 0;
+
+  move(bytes: Buffer, start: number, end: number): void {
+    this.bytes = bytes;
+    this.start = start;
+    this.end = end;
+    this.index++;
+  }
+
+  get path(): string {
+    return this.bytes.toString('utf8', this.start, this.end);
   }
 }
 

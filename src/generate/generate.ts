@@ -234,14 +234,16 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
 function keepUnchanged(plan: Plan, staging: Staging): void {
   const { render } = plan.state;
   const { copiedLines } = plan;
-  let i = 0;
-  for (const file of plan.files) {
-    if (render[i] === 0) {
-      const line = copiedLines[i] ?? 0;
-      const kept = line > 0 ? staging.keepEntry(file, line - 1) : staging.keepPage(file);
-      if (!kept) render[i] = 1;
-    }
-    i++;
+  for (const at of plan.files.cursor()) {
+    const i = at.index;
+    if (render[i] !== 0) continue;
+    const line = copiedLines[i] ?? 0;
+    // A copied page's path is not even decoded when the thread found its file.
+    const kept =
+      line > 0
+        ? (staging.foundAt(line - 1) ?? staging.keepEntry(at.path, line - 1))
+        : staging.keepPage(at.path);
+    if (!kept) render[i] = 1;
   }
 }
 
@@ -249,26 +251,24 @@ function keepUnchanged(plan: Plan, staging: Staging): void {
 function manifestLines(plan: Plan, staging: Staging, dates: readonly string[]) {
   return function* lines(): Generator<string> {
     const { files, prints, state, indexable, copiedLines, reusable } = plan;
-    let i = 0;
     // The indexable pages are in page order too: walked beside the files.
     let k = 0;
-    for (const file of files) {
+    for (const at of files.cursor()) {
+      const i = at.index;
       // A copied page whose file stayed as it was has the line it had (the same day too).
       const last = copiedLines[i] ?? 0;
       if (last > 0 && reusable && state.render[i] === 0 && state.changed[i] === 0) {
         if (indexable[k]?.index === i) k++;
         yield reusable.lineAt(last - 1);
-        i++;
         continue;
       }
-      const entry: FileEntry = [file, state.sizes[i] ?? 0, printText(prints.at(i))];
+      const entry: FileEntry = [at.path, state.sizes[i] ?? 0, printText(prints.at(i))];
       const page = indexable[k];
       if (page?.index === i) {
         entry.push(dates[k] ?? '', indexedLine(page));
         k++;
       }
       yield entryLine(entry);
-      i++;
     }
     for (const [rel, size] of staging.extras) yield entryLine([rel, size]);
   };

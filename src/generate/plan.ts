@@ -196,9 +196,12 @@ class Planner {
   copy(last: UnitLines): UnitMade | null {
     const reusable = this.reusable as PreviousManifest;
     const entries: FileEntry[] = [];
-    for (let n = last.first; n < last.first + last.count; n++) entries.push(reusable.entryAt(n));
-    // A manifest edited by hand is not trusted further than it can be checked: the unit is made.
-    if (!entries.every(wholePage)) return null;
+    for (let n = last.first; n < last.first + last.count; n++) {
+      const entry = reusable.pageAt(n);
+      // A manifest edited by hand is not trusted further than it can be checked: the unit is made.
+      if (!entry) return null;
+      entries.push(entry);
+    }
     if (filesHash(entries.map(([file]) => file)) !== last.files) return null;
     for (const [n, [file, size, print, , line]] of entries.entries()) {
       const index = this.add(file, null);
@@ -222,7 +225,8 @@ class Planner {
       this.lastTop = slash < 0 ? file : file.slice(0, slash);
       this.tops.add(this.lastTop);
     }
-    if (this.publicRels.has(file)) this.publicPages.set(file, path ?? pathForFile(file));
+    if (this.publicRels.size > 0 && this.publicRels.has(file))
+      this.publicPages.set(file, path ?? pathForFile(file));
     return index;
   }
 
@@ -294,15 +298,6 @@ function indexed(
   };
 }
 
-/** A page's manifest line as a build writes it. */
-const wholePage = ([file, size, print, , line]: FileEntry) =>
-  typeof file === 'string' &&
-  Number.isInteger(size) &&
-  size >= 0 &&
-  typeof print === 'string' &&
-  /^\d+$/.test(print) &&
-  (line === undefined || (Array.isArray(line) && line.length === 5));
-
 /** An indexable page of a copied unit, from its manifest line (a city's page has no own date). */
 function indexedFromLine(file: string, line: IndexedLine, index: number): IndexedPage {
   const [lang, alternate, priority, changefreq, kind] = line;
@@ -339,7 +334,9 @@ function ownDate(site: Site, page: Page): string | null {
 export function planBuild(inputs: Inputs, previous: PreviousManifest | null): Plan {
   const reusable = reusableManifest(inputs, previous);
   const nearby = planNearby(inputs, reusable);
-  // Restored before the pages' reads, which measure nearby cities, are fingerprinted.
-  if (nearby.lists) restoreNearby(inputs.site, NEARBY, nearby.lists);
+  // Restored before the pages' reads, which measure nearby cities, are fingerprinted; in every
+  // language, whose cities have the same slugs, places and populations.
+  if (nearby.lists)
+    for (const site of inputs.site.languages.values()) restoreNearby(site, NEARBY, nearby.lists);
   return { reusable, nearby, ...planPages(inputs, reusable, previous) };
 }

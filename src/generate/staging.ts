@@ -83,6 +83,14 @@ export class Staging {
     return n !== undefined && this.keepEntry(rel, n);
   }
 
+  /**
+   * Whether the file of the previous manifest's entry `n` is in the output folder, if the thread
+   * that looked found out (see takeFound); undefined if not known.
+   */
+  foundAt(n: number): boolean | undefined {
+    return this.previous && this.found ? this.found[n] === 1 : undefined;
+  }
+
   /** keepPage for the file of the previous manifest's entry `n` (which must be `rel`'s). */
   keepEntry(rel: string, n: number): boolean {
     // No previous manifest here when the output folder is new (see open).

@@ -12,6 +12,20 @@ const FOLDED: Record<string, string> = {
 
 /** The one slug rule (DESIGN.md "Slugs"): used for cities, areas, and the city lookup. */
 export function slugify(input: string): string {
+  let slug = made.get(input);
+  if (slug === undefined) {
+    slug = slugOf(input);
+    // Names repeat (an area name in many cities, each checked and then made): each is made once,
+    // as long as the names stay few enough to keep.
+    if (made.size < MADE_MAX) made.set(input, slug);
+  }
+  return slug;
+}
+
+const made = new Map<string, string>();
+const MADE_MAX = 100_000;
+
+function slugOf(input: string): string {
   return (
     input
       .normalize('NFKD')
