@@ -38,7 +38,7 @@
 // bytes as the build's. Not at 10x, where it would take minutes.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import {
   cp,
   mkdir,

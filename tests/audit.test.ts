@@ -1,11 +1,20 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { audit, THRESHOLDS } from '../src/audit/audit.js';
+import {
+  audit,
+  auditTables,
+  type PageChange,
+  THRESHOLDS,
+  updateTables,
+} from '../src/audit/audit.js';
+import { buildAudits } from '../src/audit/build-audit.js';
 import { mainText } from '../src/audit/main-text.js';
-import { signature, similarity } from '../src/audit/minhash.js';
+import { BINS, signature, similarity } from '../src/audit/minhash.js';
+import { nearestSiblings, renewNearest } from '../src/audit/nearest.js';
 import { shingles, words } from '../src/audit/shingles.js';
+import { filesRead } from '../src/audit/site-audit.js';
 import { generate } from '../src/generate/generate.js';
 import { buildPages } from '../src/pages.js';
 import { loadSite } from '../src/site/load.js';
@@ -112,71 +121,198 @@ describe('the audit of the bundled site', () => {
   });
 });
 
+describe('the tables of an incremental audit', () => {
+  /** Pages made of a few shared texts with a little of their own: buckets fuller than a window. */
+  const site = fc
+    .tuple(
+      fc.array(fc.uniqueArray(fc.nat(3000), { minLength: 20, maxLength: 120 }), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+      fc.array(fc.tuple(fc.nat(), fc.uniqueArray(fc.nat(3000), { maxLength: 30 })), {
+        minLength: 2,
+        maxLength: 40,
+      }),
+    )
+    .map(([texts, pages]) =>
+      pages.map(([text, own]) => phraseSet([...(texts[text % texts.length] as number[]), ...own])),
+    );
+  const phraseSet = (values: number[]) => Uint32Array.from(new Set(values)).sort();
+
+  it('updated with the pages that changed, equal the tables made anew of the site as it is', () => {
+    fc.assert(
+      fc.property(
+        site,
+        fc.array(
+          fc.record({
+            page: fc.nat(),
+            // A copy of another page, exact or near (a duplicate made), new text, or none.
+            like: fc.option(fc.nat()),
+            text: fc.uniqueArray(fc.nat(3000), { maxLength: 80 }),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        (pages, edits) => {
+          const tables = auditTables(pages);
+          const now = [...pages];
+          const changes: PageChange[] = [];
+          for (const { page, like, text } of edits) {
+            const p = page % now.length;
+            const after =
+              like === null
+                ? phraseSet(text)
+                : phraseSet([
+                    ...(now[like % now.length] as Uint32Array),
+                    ...text.slice(0, text.length % 2 ? 3 : 0),
+                  ]);
+            changes.push({ page: p, before: now[p] as Uint32Array, after });
+            now[p] = after;
+          }
+          updateTables(tables, changes);
+          const fresh = auditTables(now);
+          expect(tables.phrases).toEqual(fresh.phrases);
+          expect(tables.own).toEqual(fresh.own);
+          expect(tables.signatures).toEqual(fresh.signatures);
+          expect(tables.nearest).toEqual(fresh.nearest);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('find again the pages as far as a window on either side of a page that left or joined a run of copies', () => {
+    const copy = shingles(textOf(random(300, 4)));
+    const other = shingles(textOf(random(300, 5)));
+    const pages = Array.from({ length: 30 }, () => copy);
+    const tables = auditTables(pages);
+    // Each copy's nearest is the first copy in its window, which page 10 was, until it leaves.
+    for (const [page, before, after] of [
+      [10, copy, other],
+      [10, other, copy],
+      [3, copy, other],
+      [25, copy, other],
+    ] as const) {
+      updateTables(tables, [{ page, before, after }]);
+      pages[page] = after;
+      expect(tables.nearest).toEqual(auditTables(pages).nearest);
+    }
+  });
+
+  it("find again a page whose nearest, a window's width after it, changed", () => {
+    // Ten pages alike in their first band only, so that each is the others' candidate there and
+    // nowhere else; page 8 shares most of bins 4 to 63 with page 0, but no whole band.
+    const signatures = new Uint16Array(10 * BINS);
+    for (let page = 0; page < 10; page++)
+      for (let bin = 0; bin < BINS; bin++)
+        signatures[page * BINS + bin] = bin < 4 ? 7 : page * 1000 + bin;
+    for (let bin = 4; bin < 64; bin++) if (bin % 4 !== 3) signatures[8 * BINS + bin] = bin;
+    for (let bin = 4; bin < 64; bin++) if (bin % 4 !== 3) signatures[bin] = bin;
+    const nearest = nearestSiblings(signatures);
+    expect(nearest.page[0]).toBe(8);
+    const before = signatures.slice(8 * BINS, 9 * BINS);
+    for (let bin = 4; bin < BINS; bin++) signatures[8 * BINS + bin] = 8000 + bin;
+    renewNearest(signatures, nearest, new Map([[8, before]]));
+    expect(nearest).toEqual(nearestSiblings(signatures));
+    expect(nearest.page[0]).toBe(1);
+  });
+
+  it('find again the nearest pages of a few pages only, on a site of a thousand', () => {
+    const texts = [random(400, 7), random(400, 8), random(400, 9)].map((t) => shingles(textOf(t)));
+    const pages = Array.from({ length: 1000 }, (_, i) =>
+      phraseSet([...(texts[i % 3] as Uint32Array), ...random(3, i + 100)]),
+    );
+    const tables = auditTables(pages);
+    const after = phraseSet([...(texts[1] as Uint32Array), 1, 2, 3]);
+    const renewed = updateTables(tables, [{ page: 500, before: pages[500] as Uint32Array, after }]);
+    pages[500] = after;
+    expect(tables.nearest).toEqual(auditTables(pages).nearest);
+    // The page's window in each bucket it left or joined, not the site.
+    expect(renewed).toBeGreaterThan(1);
+    expect(renewed).toBeLessThan(100);
+  });
+});
+
 describe('the audit of an incremental build', () => {
   it('reads only the pages the build changed, and reports what a full build reports', async () => {
     const dir = await tempDir();
     const { data } = await dataCopy(FIXTURE_DATA);
     const out = path.join(dir, 'dist');
-    await generate({ dataDir: data, outDir: out, audit: 'report', codeVersion: 'audit' });
-    const index = path.join(dir, '.dist.audit-phrases.json');
-    const kept = JSON.parse(await readFile(index, 'utf8')).pages as Record<string, unknown>;
-    // Every audited page's phrases are kept beside the output for the next build.
-    const site = await loadSite(data);
-    const indexable = buildPages(site).filter((p) => p.sitemap);
-    expect(Object.keys(kept).sort()).toEqual(indexable.map((p) => p.file).sort());
+    const build = (outDir: string, audit?: 'report') =>
+      generate({ dataDir: data, outDir, audit, codeVersion: 'audit' });
+    const read = filesRead.count;
+    await build(out, 'report');
+    // The pages were split into phrases as they were rendered, not read back.
+    expect(filesRead.count).toBe(read);
+    // What the next audit starts from is kept beside the output.
+    const state = path.join(dir, '.dist.audit-state.bin');
+    expect((await stat(state)).size).toBeGreaterThan(0);
+    expect((await stat(path.join(dir, '.dist.audit-phrases.bin'))).size).toBeGreaterThan(0);
 
+    // A page the next build keeps is not read again: so that the test sees it, the About page's
+    // file is given other words (the build keeps a file whose inputs did not change).
+    const about = path.join(out, 'about', 'index.html');
+    const html = await readFile(about, 'utf8');
+    const other = textOf(random(400, 3));
+    await writeFile(
+      about,
+      html.replace(/<main([^>]*)>[\s\S]*<\/main>/, `<main$1><p>${other}</p></main>`),
+    );
     const file = path.join(data, 'cities/on.json');
     const cities = JSON.parse(await readFile(file, 'utf8'));
     cities[0].description = `${cities[0].description} A spring ice storm downed lines across the east end in 2013.`;
     await writeFile(file, JSON.stringify(cities));
-    // A page kept from the last build whose phrases were lost would be read again: so that
-    // the test sees the cache used, an unchanged page's kept phrases are made wrong on purpose.
-    const bin = path.join(dir, '.dist.audit-phrases.bin');
-    const bytes = await readFile(bin);
-    const [offset, count] = kept['about/index.html'] as [number, number];
-    bytes.fill(0x7f, offset, offset + 4 * count);
-    await writeFile(bin, bytes);
-    const incremental = await generate({
-      dataDir: data,
-      outDir: out,
-      audit: 'report',
-      codeVersion: 'audit',
-    });
-    const full = await generate({
-      dataDir: data,
-      outDir: path.join(dir, 'full'),
-      audit: 'report',
-      codeVersion: 'audit',
-    });
-    const score = (r: typeof full.audit, p: string) => r?.pages.find((s) => s.path === p);
-    // The edited city's page was read again: it scores as in the full build.
+    const updated = buildAudits.updated;
+    const incremental = await build(out, 'report');
+    expect(buildAudits.updated).toBe(updated + 1);
+    expect(filesRead.count).toBe(read);
+    const full = await build(path.join(dir, 'full'), 'report');
     expect(incremental.rendered).toBeLessThan(full.rendered);
-    expect(score(incremental.audit, `/${cities[0].slug}/`)).toEqual(
-      score(full.audit, `/${cities[0].slug}/`),
-    );
-    // The About page was not: it has the phrases it was given, all one phrase.
-    expect(score(incremental.audit, '/about/')?.ownPhrases).toBe(1);
-    expect(score(full.audit, '/about/')?.ownPhrases).toBeGreaterThan(100);
+    // The edited city's page was read again, the About page was not: the report is the full
+    // build's, to the last page.
+    expect(incremental.audit).toEqual(full.audit);
+    const written = JSON.parse(await readFile(path.join(dir, '.dist.audit.json'), 'utf8'));
+    expect(written.pages).toEqual(full.audit?.pages);
 
-    // Without the tampering, the two reports are the same; a build without the audit leaves
-    // no phrases behind, since it may change what they describe.
-    await generate({ dataDir: data, outDir: out, codeVersion: 'audit' });
-    await expect(readFile(index)).rejects.toThrow();
-    const again = await generate({
-      dataDir: data,
-      outDir: out,
-      audit: 'report',
-      codeVersion: 'audit',
-    });
-    expect(again.audit).toEqual(full.audit);
-    const twice = await generate({
-      dataDir: data,
-      outDir: out,
-      audit: 'report',
-      codeVersion: 'audit',
-    });
+    // A build without the audit leaves no state behind, since it may change what it describes;
+    // the next audit reads every page, the About page's other words too.
+    await build(out);
+    await expect(stat(state)).rejects.toThrow();
+    const made = buildAudits.made;
+    const again = await build(out, 'report');
+    expect(buildAudits.made).toBe(made + 1);
+    const score = (r: typeof full.audit, p: string) => r?.pages.find((s) => s.path === p);
+    expect(score(again.audit, '/about/')?.phrases).toBe(shingles(other).length);
+    // Nothing changed since: nothing rendered, and the same report from the updated tables.
+    const twice = await build(out, 'report');
     expect(twice.rendered).toBe(0);
-    expect(twice.audit).toEqual(full.audit);
+    expect(buildAudits.updated).toBe(updated + 2);
+    expect(twice.audit).toEqual(again.audit);
+  });
+});
+
+describe('the audit state beside the output', () => {
+  it('is made anew from the pages when it does not add up, and the report is still right', async () => {
+    const dir = await tempDir();
+    const { data } = await dataCopy(FIXTURE_DATA);
+    const out = path.join(dir, 'dist');
+    const build = (outDir: string) =>
+      generate({ dataDir: data, outDir, audit: 'report', codeVersion: 'audit' });
+    await build(out);
+    // Every phrase's page count set to none: the first phrase the update takes out is missing.
+    const state = path.join(dir, '.dist.audit-state.bin');
+    const bytes = await readFile(state);
+    const header = JSON.parse(bytes.toString('utf8', 4, 4 + bytes.readUInt32LE(0)));
+    const capacity = header.table.capacity as number;
+    bytes.fill(0, bytes.length - 8 * capacity, bytes.length - 4 * capacity);
+    await writeFile(state, bytes);
+    const file = path.join(data, 'cities/on.json');
+    const cities = JSON.parse(await readFile(file, 'utf8'));
+    cities[0].description = `${cities[0].description} Freezing rain closed the 401 in 2013.`;
+    await writeFile(file, JSON.stringify(cities));
+    const made = buildAudits.made;
+    const incremental = await build(out);
+    expect(buildAudits.made).toBe(made + 1);
+    expect(incremental.audit).toEqual((await build(path.join(dir, 'full'))).audit);
   });
 });
 

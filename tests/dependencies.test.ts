@@ -2,6 +2,7 @@ import { cp, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildAudits } from '../src/audit/build-audit.js';
 import { generate } from '../src/generate/generate.js';
 import { buildPages } from '../src/pages.js';
 import { FragmentCache } from '../src/render/fragments.js';
@@ -22,15 +23,25 @@ import { BUNDLED_DATA, FIXTURE_DATA, scanTree, tempDir } from './helpers.js';
 const lastmod = '2026-11-22';
 const reuse = { lastmod, codeVersion: 'test' };
 
-/** The build after an edit equals a build from nothing, and rewrote only what changed. */
-async function expectIncrementalEqualsFull(data: string, out: string, fresh: string, what: string) {
+/**
+ * The build after an edit equals a build from nothing, and rewrote only what changed; with the
+ * audit, its report is the same too.
+ */
+async function expectIncrementalEqualsFull(
+  data: string,
+  out: string,
+  fresh: string,
+  what: string,
+  audit?: 'report',
+) {
   const before = await scanTree(out);
-  await generate({ dataDir: data, outDir: out, ...reuse });
-  await generate({ dataDir: data, outDir: fresh, ...reuse });
+  const incremental = await generate({ dataDir: data, outDir: out, audit, ...reuse });
+  const full = await generate({ dataDir: data, outDir: fresh, audit, ...reuse });
+  expect(incremental.audit, `after ${what}: the audit's report`).toEqual(full.audit);
   const after = await scanTree(out);
-  const full = await scanTree(fresh);
-  const stale = [...new Set([...after.keys(), ...full.keys()])].filter(
-    (rel) => after.get(rel)?.bytes !== full.get(rel)?.bytes,
+  const made = await scanTree(fresh);
+  const stale = [...new Set([...after.keys(), ...made.keys()])].filter(
+    (rel) => after.get(rel)?.bytes !== made.get(rel)?.bytes,
   );
   expect(stale, `after ${what}: files that differ from a full build`).toEqual([]);
   const touched = [...after].filter(([rel, f]) => {
@@ -65,12 +76,13 @@ describe('dependencies derived from what pages show', () => {
     expect(n).toBeGreaterThan(50);
   }, 240_000);
 
-  it('random edits one after another: each incremental build writes what a full build writes', async () => {
+  it('random edits one after another: each incremental build writes and audits what a full build does', async () => {
     const root = await tempDir('claimsite-random-');
     const data = path.join(root, 'data');
     await cp(FIXTURE_DATA, data, { recursive: true });
     const out = path.join(root, 'dist');
-    await generate({ dataDir: data, outDir: out, ...reuse });
+    await generate({ dataDir: data, outDir: out, audit: 'report', ...reuse });
+    const updated = buildAudits.updated;
     let step = 0;
     const edits = fc.array(
       fc.record({ kind: fc.nat(), pick: fc.nat() }).map(({ kind, pick }) => editOf(kind, pick)),
@@ -81,12 +93,15 @@ describe('dependencies derived from what pages show', () => {
         for (const edit of list) {
           step++;
           const what = `edit ${step}: ${await edit(data, 1000 + step)}`;
-          await expectIncrementalEqualsFull(data, out, path.join(root, `full-${step}`), what);
+          const full = path.join(root, `full-${step}`);
+          await expectIncrementalEqualsFull(data, out, full, what, 'report');
         }
       }),
       // One run of 60 edits in a row; a failure names the edit, and the seed replays it.
       { numRuns: 1, endOnFailure: true },
     );
+    // Most edits change a few pages: the audit's tables were updated, not made anew.
+    expect(buildAudits.updated - updated).toBeGreaterThan(30);
   }, 300_000);
 
   it('every bundled page is the same bytes rendered with and without its shared fragments', async () => {

@@ -134,8 +134,15 @@ describe('generate', () => {
     const moved = [...cut].filter(([rel, b]) => before.get(rel) !== b);
     expect(moved.length).toBeGreaterThan(0); // partly applied
     expect(moved.every(([rel, b]) => after.get(rel) === b)).toBe(true);
-    // The next build completes the commit before anything else, then finds nothing to do.
+    // The next build completes the commit before anything else (recoverOutput), the new
+    // manifest too, which the journal puts in place once the files are; then finds nothing to do.
+    recoverOutput(out);
+    const manifest = await readFile(path.join(dir, '.dist.manifest.json'), 'utf8');
+    expect(JSON.parse(manifest.slice(0, manifest.indexOf('\n'))).nearby?.lists).toHaveProperty(
+      'vancouver',
+    );
     const next = await generate({ dataDir: data, outDir: out, lastmod });
+    expect(next.changed).toBe(0);
     expect(await treeBytes(out)).toEqual(after);
     expect((await readdir(dir)).sort()).toEqual([
       '.dist.manifest.json',
@@ -220,6 +227,13 @@ describe('threaded builds', () => {
       const [serial, ...threaded] = await Promise.all(outs.map((o) => treeBytes(o)));
       expect(serial?.size).toBeGreaterThan(100);
       for (const t of threaded) expect(differing(t, serial)).toEqual([]);
+      // The audit too: of pages split as this thread rendered them, or read back from the
+      // workers' files.
+      const reports = await Promise.all(
+        modes.map((_, i) => readFile(path.join(dir, `.${name}-${i}.audit.json`), 'utf8')),
+      );
+      expect(reports[1]).toBe(reports[0]);
+      expect(reports[2]).toBe(reports[0]);
     }
   });
 

@@ -1,5 +1,6 @@
-import { BINS, signature, similarity } from './minhash.js';
-import { NEW, PhraseTable, SHARED } from './phrase-table.js';
+import { BINS, signature } from './minhash.js';
+import { type Nearest, nearestSiblings, renewNearest } from './nearest.js';
+import { GONE, NEW, type PhraseCounts, PhraseTable, SHARED } from './phrase-table.js';
 import { shingles } from './shingles.js';
 
 /** What the audit holds every indexable page to. */
@@ -59,146 +60,167 @@ export interface AuditReport {
 }
 
 /**
+ * What the audit knows of a site's indexable pages, by page index: enough to report on them,
+ * and to be brought up to date when some pages change (see updateTables) without reading the
+ * others again.
+ */
+export interface AuditTables {
+  /** Distinct phrases a page. */
+  phrases: Uint32Array;
+  /** Of them, those found on no other page. */
+  own: Int32Array;
+  /** MinHash signatures, BINS values a page. */
+  signatures: Uint16Array;
+  nearest: Nearest;
+  table: PhraseCounts;
+}
+
+/**
  * The content audit: how much of each indexable page is its own, and which page it most
  * resembles. Linear in the site's phrases: each page's phrases go through one table once (so
  * "found on no other page" is exact), and its nearest sibling is searched among the pages that
  * share a band of its MinHash signature (locality-sensitive hashing), not among all pages.
  */
 export function audit(inputs: Iterable<AuditInput>): AuditReport {
-  const table = new PhraseTable();
-  const paths: string[] = [];
-  const kinds: string[] = [];
-  const phraseCounts: number[] = [];
-  const own: number[] = [];
-  const signatures: Uint32Array[] = [];
-  for (const input of inputs) {
-    const page = paths.length;
-    const phrases = 'phrases' in input ? input.phrases : shingles(input.text);
-    paths.push(input.path);
-    kinds.push(input.kind);
-    phraseCounts.push(phrases.length);
+  const pages: Array<{ path: string; kind: string }> = [];
+  const tables = auditTables(
+    (function* () {
+      for (const input of inputs) {
+        pages.push({ path: input.path, kind: input.kind });
+        yield 'phrases' in input ? input.phrases : shingles(input.text);
+      }
+    })(),
+  );
+  return reportOf(tables, pages);
+}
+
+/** The tables of pages given by their phrases, in page order (each taken in before the next). */
+export function auditTables(pagesPhrases: Iterable<Uint32Array>): AuditTables {
+  const table = PhraseTable.empty();
+  const phrases = new GrowingArray(Uint32Array);
+  const own = new GrowingArray(Int32Array);
+  const signatures = new GrowingArray(Uint16Array);
+  let page = 0;
+  for (const list of pagesPhrases) {
+    phrases.push(list.length);
     own.push(0);
-    for (let i = 0; i < phrases.length; i++) {
-      const was = table.add(phrases[i] as number, page);
-      if (was === NEW) own[page] = (own[page] as number) + 1;
-      else if (was !== SHARED && was !== page) own[was] = (own[was] as number) - 1;
-    }
-    signatures.push(signature(phrases));
+    addPhrases(table, own.array, page, list);
+    signatures.pushAll(signature(list));
+    page++;
   }
-  const nearest = nearestSiblings(signatures);
-  const pages: PageScore[] = paths.map((path, i) => {
-    const count = phraseCounts[i] as number;
-    const best = nearest[i] as Nearest;
+  const sigs = signatures.done();
+  return {
+    phrases: phrases.done(),
+    own: own.done(),
+    signatures: sigs,
+    nearest: nearestSiblings(sigs),
+    table,
+  };
+}
+
+/**
+ * Adds a page's phrases to the table, counting them in its own phrases while no other page has
+ * them, and out of the one page that had a phrase alone until now.
+ */
+function addPhrases(table: PhraseCounts, own: Int32Array, page: number, list: Uint32Array): void {
+  for (let i = 0; i < list.length; i++) {
+    const was = table.add(list[i] as number, page);
+    if (was === NEW) own[page] = (own[page] as number) + 1;
+    else if (was !== SHARED) own[was] = (own[was] as number) - 1;
+  }
+}
+
+/** A page whose phrases changed: the phrases it had, and has. */
+export interface PageChange {
+  page: number;
+  before: Uint32Array;
+  after: Uint32Array;
+}
+
+/**
+ * Brings the tables up to date with pages that changed (each change taken in before the next),
+ * as auditTables would make them of the site as it is now: O(the changed pages' phrases) for
+ * the phrases, and see renewNearest for the nearest pages. Returns how many pages' nearest page
+ * was found again.
+ */
+export function updateTables(tables: AuditTables, changes: Iterable<PageChange>): number {
+  const { table, own, phrases, signatures } = tables;
+  const signaturesBefore = new Map<number, Uint16Array>();
+  for (const { page, before, after } of changes) {
+    for (let i = 0; i < before.length; i++) {
+      const left = table.remove(before[i] as number, page);
+      if (left === GONE) own[page] = (own[page] as number) - 1;
+      else if (left !== SHARED) own[left] = (own[left] as number) + 1;
+    }
+    addPhrases(table, own, page, after);
+    phrases[page] = after.length;
+    const at = page * BINS;
+    if (!signaturesBefore.has(page)) signaturesBefore.set(page, signatures.slice(at, at + BINS));
+    signatures.set(signature(after), at);
+  }
+  return signaturesBefore.size === 0
+    ? 0
+    : renewNearest(signatures, tables.nearest, signaturesBefore);
+}
+
+/** The report on the pages the tables describe (path and kind by page index). */
+export function reportOf(
+  tables: AuditTables,
+  pages: ReadonlyArray<{ path: string; kind: string }>,
+): AuditReport {
+  const { phrases, own, nearest } = tables;
+  const scores: PageScore[] = pages.map(({ path, kind }, i) => {
+    const count = phrases[i] as number;
+    const near = nearest.page[i] as number;
     return {
       path,
-      kind: kinds[i] as string,
+      kind,
       phrases: count,
       ownPhrases: own[i] as number,
       ownShare: count === 0 ? 0 : (own[i] as number) / count,
       nearest:
-        best.page < 0 ? null : { path: paths[best.page] as string, similarity: best.similarity },
+        near < 0
+          ? null
+          : { path: pages[near]?.path as string, similarity: (nearest.equal[i] as number) / BINS },
     };
   });
-  return report(pages, nearest);
+  return report(scores, nearest);
 }
 
-interface Nearest {
-  page: number;
-  similarity: number;
-}
+/** A typed array pushed onto, twice its size when full. */
+class GrowingArray<T extends Uint32Array | Int32Array | Uint16Array> {
+  array: T;
+  length = 0;
 
-/** Rows of a band: 32 bands of 4 bins find a sibling of similarity 0.5 with odds of 7 in 8. */
-const ROWS = 4;
-/** How many neighbours in a band's bucket a page is compared with. */
-const WINDOW = 8;
-/** A sibling this similar cannot be beaten by much: the page stops looking. */
-const CLOSE_ENOUGH = 0.97;
-
-/**
- * Each page's most similar other page among its LSH candidates. A band's bucket of a thousand
- * copies would cost a million comparisons, so each page is compared with its next WINDOW pages
- * in a bucket, and stops once it has found a near-copy: linear in the pages, and every page
- * whose signature equals another's in a whole band is still compared with one of them.
- */
-function nearestSiblings(signatures: readonly Uint32Array[]): Nearest[] {
-  // The best so far in typed arrays, not an object a page: a page's window reads both pages'
-  // best, at random among 40,000 pages at 100x, and these stay in the processor's cache.
-  const bestPage = new Int32Array(signatures.length).fill(-1);
-  const bestSimilarity = new Float64Array(signatures.length);
-  const compared = new ComparedPairs(signatures.length);
-  for (let band = 0; band + ROWS <= BINS; band += ROWS) {
-    // A band's four bins as one number: each bin is 25 bits (see signature), so two of them
-    // fold into 50 bits and the band into a number below 2^53 with one more mix. Two bands
-    // sharing it by chance only makes two pages compared once more.
-    const buckets = new Map<number, number[]>();
-    for (const [page, sig] of signatures.entries()) {
-      const key = bandKey(sig, band);
-      const bucket = buckets.get(key);
-      if (bucket) bucket.push(page);
-      else buckets.set(key, [page]);
-    }
-    for (const bucket of buckets.values()) {
-      for (let i = 0; i < bucket.length; i++) {
-        const a = bucket[i] as number;
-        const end = Math.min(bucket.length, i + 1 + WINDOW);
-        for (let j = i + 1; j < end; j++) {
-          const b = bucket[j] as number;
-          const bestA = bestSimilarity[a] as number;
-          const bestB = bestSimilarity[b] as number;
-          if (bestA >= CLOSE_ENOUGH && bestB >= CLOSE_ENOUGH) continue;
-          if (!compared.first(a, b)) continue;
-          const s = similarity(signatures[a] as Uint32Array, signatures[b] as Uint32Array);
-          if (s > bestA) {
-            bestPage[a] = b;
-            bestSimilarity[a] = s;
-          }
-          if (s > bestB) {
-            bestPage[b] = a;
-            bestSimilarity[b] = s;
-          }
-        }
-      }
-    }
-  }
-  return Array.from(bestPage, (page, i) => ({ page, similarity: bestSimilarity[i] as number }));
-}
-
-/**
- * The pages each page was last compared with, a few per page. Near-copies share most bands and
- * sit next to each other in each band's bucket, so the same pair would be compared band after
- * band; comparing it again gives the same answer, so skipping it changes nothing.
- */
-class ComparedPairs {
-  private readonly partners: Int32Array;
-  private readonly next: Uint8Array;
-
-  constructor(pages: number) {
-    this.partners = new Int32Array(pages * REMEMBERED).fill(-1);
-    this.next = new Uint8Array(pages);
+  constructor(private readonly Type: { new (length: number): T }) {
+    this.array = new Type(1024);
   }
 
-  /** Whether `a` and `b` (a before b) are compared for the first time lately; notes they are. */
-  first(a: number, b: number): boolean {
-    const base = a * REMEMBERED;
-    for (let k = 0; k < REMEMBERED; k++) if (this.partners[base + k] === b) return false;
-    const slot = this.next[a] as number;
-    this.partners[base + slot] = b;
-    this.next[a] = (slot + 1) % REMEMBERED;
-    return true;
+  push(value: number): void {
+    this.room(1);
+    this.array[this.length++] = value;
+  }
+
+  pushAll(values: ArrayLike<number>): void {
+    this.room(values.length);
+    this.array.set(values, this.length);
+    this.length += values.length;
+  }
+
+  /** The values pushed, in an array of their length. */
+  done(): T {
+    return this.array.slice(0, this.length) as T;
+  }
+
+  private room(n: number): void {
+    if (this.length + n <= this.array.length) return;
+    const next = new this.Type(Math.max(this.length + n, this.array.length * 2));
+    next.set(this.array);
+    this.array = next;
   }
 }
 
-/** Partners remembered per page: twice a bucket's window. */
-const REMEMBERED = 2 * WINDOW;
-
-function bandKey(sig: Uint32Array, band: number): number {
-  const a = ((sig[band] as number) * 0x2000000 + (sig[band + 1] as number)) % 0x20000000000000;
-  const b =
-    Math.imul((sig[band + 2] as number) ^ 0x9e3779b9, 0x85ebca6b) ^ (sig[band + 3] as number);
-  return (a + (b >>> 0) * 0x100000) % 0x20000000000000;
-}
-
-function report(pages: PageScore[], nearest: readonly Nearest[]): AuditReport {
+function report(pages: PageScore[], nearest: Nearest): AuditReport {
   const byKind = new Map<string, PageScore[]>();
   for (const page of pages) {
     const list = byKind.get(page.kind);
@@ -247,7 +269,7 @@ function report(pages: PageScore[], nearest: readonly Nearest[]): AuditReport {
 }
 
 /** Pages linked by a similarity over the threshold, grouped (union-find), largest first. */
-function clusters(pages: readonly PageScore[], nearest: readonly Nearest[]): string[][] {
+function clusters(pages: readonly PageScore[], nearest: Nearest): string[][] {
   const parent = pages.map((_, i) => i);
   const root = (i: number): number => {
     while (parent[i] !== i) {
@@ -256,8 +278,9 @@ function clusters(pages: readonly PageScore[], nearest: readonly Nearest[]): str
     }
     return i;
   };
-  for (const [i, n] of nearest.entries())
-    if (n.page >= 0 && n.similarity > THRESHOLDS.maxSimilarity) parent[root(i)] = root(n.page);
+  for (const [i, page] of nearest.page.entries())
+    if (page >= 0 && (nearest.equal[i] as number) / BINS > THRESHOLDS.maxSimilarity)
+      parent[root(i)] = root(page);
   const groups = new Map<number, string[]>();
   for (const [i, page] of pages.entries()) {
     const r = root(i);

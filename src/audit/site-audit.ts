@@ -1,9 +1,8 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '../routes.js';
-import { type AuditInput, type AuditReport, audit, percent } from './audit.js';
+import { type AuditReport, audit, percent } from './audit.js';
 import { mainText } from './main-text.js';
-import type { PhraseCache, PhraseCacheWriter } from './phrase-cache.js';
 import { shingles } from './shingles.js';
 
 /**
@@ -28,39 +27,28 @@ export const indexablePages = (pages: readonly Page[]): AuditedPage[] =>
 
 /**
  * The audit of a built site: every indexable page's main text, read from where `locate` says
- * its file is (the output folder, or the staging folder before a build commits), one at a time.
+ * its file is, one at a time.
  */
 export function auditSite(
   indexable: readonly AuditedPage[],
   locate: (file: string) => string,
-  cache?: AuditCache,
 ): AuditReport {
-  return audit(inputs(indexable, locate, cache));
+  return audit(
+    (function* () {
+      for (const page of indexable)
+        yield { path: page.path, kind: page.kind, phrases: phrasesOf(locate(page.file)) };
+    })(),
+  );
 }
 
-/**
- * The last build's phrases of the pages whose file did not change, and where this build's go:
- * an incremental build reads and splits only the pages it changed.
- */
-export interface AuditCache {
-  previous: PhraseCache;
-  unchanged: (page: AuditedPage) => boolean;
-  next: PhraseCacheWriter;
+/** A page's phrases, read from its file (counted in filesRead). */
+export function phrasesOf(file: string): Uint32Array {
+  filesRead.count++;
+  return shingles(mainText(readFileSync(file, 'utf8')));
 }
 
-function* inputs(
-  pages: readonly AuditedPage[],
-  locate: (file: string) => string,
-  cache: AuditCache | undefined,
-): Generator<AuditInput> {
-  for (const page of pages) {
-    // Read into the cache's one buffer: audit() takes each page's phrases in before the next.
-    const kept = cache?.unchanged(page) ? cache.previous.get(page.file) : null;
-    const phrases = kept ?? shingles(mainText(readFileSync(locate(page.file), 'utf8')));
-    cache?.next.add(page.file, phrases);
-    yield { path: page.path, kind: page.kind, phrases };
-  }
-}
+/** Pages whose phrases were read from their files since the process started: tests count them. */
+export const filesRead = { count: 0 };
 
 /** Beside the output folder, as its manifest: the report is not published with the site. */
 export const auditReportFile = (outDir: string) =>

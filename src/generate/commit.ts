@@ -24,6 +24,8 @@ export interface Journal {
   staging: string;
   moves: Array<[string, string]>;
   deletes: string[];
+  /** The new manifest, written aside beside the folder, and its name in place. */
+  manifest?: [aside: string, name: string];
 }
 
 /**
@@ -46,9 +48,9 @@ export function recoverOutput(outDir: string): void {
       rmSync(path.join(parent, n), { force: true });
       continue;
     }
-    // What a killed build was writing aside (its manifest, its audit's phrases), never renamed
-    // into place: <name>.<pid>.tmp.
-    if (/^(manifest\.json|audit-phrases\.(bin|json))\.\d+\.tmp$/.test(rest)) {
+    // What a killed build was writing aside (its manifest, its audit's phrases and state, the
+    // phrases of the pages it rendered), never renamed into place: <name>.<pid>.tmp.
+    if (/^(manifest\.json|audit-(phrases|state)\.bin|audit-rendered)\.\d+\.tmp$/.test(rest)) {
       const writer = Number(rest.split('.').at(-2));
       if (!(Number.isInteger(writer) && writer !== process.pid && isAlive(writer)))
         rmSync(path.join(parent, n), { force: true });
@@ -90,6 +92,12 @@ function applyJournal(out: string, journal: Journal): void {
         break;
       }
     }
+  }
+  // The manifest last, once the folder is as it says.
+  if (journal.manifest) {
+    const [aside, name] = journal.manifest;
+    const from = path.join(path.dirname(out), aside);
+    if (existsSync(from)) renameSync(from, path.join(path.dirname(out), name));
   }
   rmSync(journalFile(out), { force: true });
   // Empty once every move is made; rmdir spares loading the recursive remover for nothing.

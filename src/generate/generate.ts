@@ -1,8 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AuditReport } from '../audit/audit.js';
-import { PhraseCache, PhraseCacheWriter } from '../audit/phrase-cache.js';
-import { AuditFailed, auditReportFile, auditSite, writeAuditReport } from '../audit/site-audit.js';
+import { SavedAudit } from '../audit/audit-store.js';
+import { auditBuild, type PendingAudit } from '../audit/build-audit.js';
+import { RenderedPhrases } from '../audit/rendered-phrases.js';
+import { AuditFailed, auditReportFile, writeAuditReport } from '../audit/site-audit.js';
 import { NEARBY } from '../routes.js';
 import { defaultCacheDir, ImageCache } from '../share/image-cache.js';
 import type { ShareImage } from '../share/share-images.js';
@@ -16,10 +18,9 @@ import {
   type FileEntry,
   manifestFile,
   manifestHeader,
-  ownershipHeader,
   PreviousManifest,
   type UnitLine,
-  writeManifest,
+  writeManifestAside,
 } from './manifest.js';
 import { guardOutput, KEPT_ENTRIES, type Protected, projectRoot } from './output-guard.js';
 import { pageDates } from './page-dates.js';
@@ -97,7 +98,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // they are over 100 MB that the audit's own tables need not sit on top of.
   const audited = audit && 'pages' in audit ? auditCommitted(audit, options) : audit;
   if (audited) {
-    audited.phrases.commit();
+    audited.state.commit();
     writeAuditReport(audited.file, audited.report);
   }
   return {
@@ -138,14 +139,21 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
         ]),
       );
     const staging = Staging.open(options.outDir, previous);
+    // The audited pages' phrases, split as this thread renders them (see RenderedPhrases).
+    const phrases = options.audit ? new RenderedPhrases(options.outDir) : null;
     try {
       staging.takeFound(await found);
       const publicStamps = stageFiles(staging, inputs, previous);
       keepUnchanged(plan, staging);
       const total = plan.files.count;
       const kept = total - countOf(plan.state.render);
-      const rendered = await renderPages(inputs, plan, staging, threads, (done) =>
-        options.onProgress?.(kept + done, total),
+      const rendered = await renderPages(
+        inputs,
+        plan,
+        staging,
+        threads,
+        (done) => options.onProgress?.(kept + done, total),
+        phrases ?? undefined,
       );
       // After the pages, so that drawing images (when none is cached) delays no first page.
       const cache = new ImageCache(
@@ -163,38 +171,30 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
       // A strict audit decides whether the build commits; a report's is made after the commit.
       const audit =
         options.audit === 'strict'
-          ? auditStaged(plan, staging, options)
+          ? auditStaged(auditJob(plan, staging, options, phrases), staging, options)
           : options.audit
-            ? auditJob(plan, staging, options)
+            ? auditJob(plan, staging, options, phrases)
             : null;
       try {
         // The phrases kept for the next audit describe the output as it is: none while it
         // changes.
-        PhraseCache.discard(options.outDir);
+        SavedAudit.discard(options.outDir, audit !== null);
         const lines = manifestLines(plan, staging, dates);
-        // Still ours until the commit has deleted them: recorded with the new files.
         const gone = staging.target.incremental
           ? [...(previous?.unmarked((rel) => staging.extras.has(rel)) ?? [])]
           : [];
-        staging.commit(
-          gone.map(([rel]) => rel),
-          () =>
-            writeManifest(
-              options.outDir,
-              ownershipHeader(),
-              lines(),
-              gone.map(([, line]) => line),
-            ),
-        );
-        writeManifest(
-          options.outDir,
-          manifestHeader({
-            key: inputs.key ?? '',
-            public: publicStamps,
-            nearby: { key: plan.nearby.key, lists: nearbySlugs(inputs.site, NEARBY) },
-            units: unitLines(plan),
-          }),
-          lines(),
+        // The manifest is written aside and put in place by the commit, with the files.
+        staging.commit(gone, () =>
+          writeManifestAside(
+            options.outDir,
+            manifestHeader({
+              key: inputs.key ?? '',
+              public: publicStamps,
+              nearby: { key: plan.nearby.key, lists: nearbySlugs(inputs.site, NEARBY) },
+              units: unitLines(plan),
+            }),
+            lines(),
+          ),
         );
       } catch (err) {
         dropAudit(audit);
@@ -219,6 +219,7 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
       };
     } catch (err) {
       staging.abort();
+      phrases?.close();
       throw err;
     }
   } finally {
@@ -319,11 +320,10 @@ function sumOf(values: Iterable<number>): number {
  * A strict audit, of the output as it will be once committed: it stops the build here, with its
  * report, when a page breaks a threshold, so the output folder keeps its last good site.
  */
-function auditStaged(plan: Plan, staging: Staging, options: GenerateOptions): Audited {
-  const job = auditJob(plan, staging, options);
+function auditStaged(job: AuditJob, staging: Staging, options: GenerateOptions): Audited {
   const audited = auditCommitted(job, options, (file) => staging.locate(file));
   if (audited.report.failures.length > 0) {
-    audited.phrases.abort();
+    audited.state.abort();
     writeAuditReport(audited.file, audited.report);
     throw new AuditFailed(audited.report, audited.file);
   }
@@ -342,12 +342,24 @@ interface AuditJob {
    * go); null in a new output folder, where the last build's phrases describe nothing.
    */
   changed: Uint8Array | null;
-  previous: PhraseCache;
+  previous: SavedAudit | null;
+  /** The phrases of the pages this thread rendered; closed once the audit is done. */
+  rendered: RenderedPhrases | null;
 }
 
-function auditJob(plan: Plan, staging: Staging, options: GenerateOptions): AuditJob {
-  const changed = staging.target.incremental ? plan.state.changed.slice() : null;
-  return { pages: plan.indexable, changed, previous: PhraseCache.open(options.outDir) };
+function auditJob(
+  plan: Plan,
+  staging: Staging,
+  options: GenerateOptions,
+  rendered: RenderedPhrases | null,
+): AuditJob {
+  const { incremental } = staging.target;
+  return {
+    pages: plan.indexable,
+    changed: incremental ? plan.state.changed.slice() : null,
+    previous: incremental ? SavedAudit.open(options.outDir) : null,
+    rendered,
+  };
 }
 
 /** The audit of the indexable pages, read where `locate` says (default: the output folder). */
@@ -356,34 +368,34 @@ function auditCommitted(
   options: GenerateOptions,
   locate = (file: string) => path.join(options.outDir, file),
 ): Audited {
-  const next = new PhraseCacheWriter(options.outDir);
   try {
-    const report = auditSite(job.pages, locate, {
+    // The audit closes the last build's once it is done with it.
+    const { report, ...state } = auditBuild(job.pages, locate, {
       previous: job.previous,
       // A file the commit leaves as it is says what it said when the last build audited it.
-      unchanged: (page) => job.changed?.[(page as IndexedPage).index] === 0,
-      next,
+      unchanged: (i) => job.changed?.[job.pages[i]?.index ?? -1] === 0,
+      rendered: (i) => job.rendered?.get(job.pages[i]?.index ?? -1) ?? null,
+      outDir: options.outDir,
     });
-    return { report, file: auditReportFile(options.outDir), phrases: next };
-  } catch (err) {
-    next.abort();
-    throw err;
+    return { report, file: auditReportFile(options.outDir), state };
   } finally {
-    job.previous.close();
+    job.rendered?.close();
   }
 }
 
 /** An audit a failed commit leaves: its files are let go. */
 function dropAudit(audit: Audited | AuditJob | null): void {
-  if (audit && 'pages' in audit) audit.previous.close();
-  else audit?.phrases.abort();
+  if (audit && 'pages' in audit) {
+    audit.previous?.close();
+    audit.rendered?.close();
+  } else audit?.state.abort();
 }
 
 interface Audited {
   report: AuditReport;
   file: string;
-  /** The audited pages' phrases, put in place once the output is committed. */
-  phrases: PhraseCacheWriter;
+  /** What the next build's audit starts from, put in place once the output is committed. */
+  state: Omit<PendingAudit, 'report'>;
 }
 
 /** What no output folder may hold or be inside: the build's inputs and the code that runs it. */

@@ -1,4 +1,12 @@
-import { closeSync, fstatSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { pathHash } from './compact.js';
 
@@ -263,15 +271,15 @@ export class PreviousManifest {
   }
 
   /**
-   * The files of the last output the new one has not marked (see mark), unless `kept` says so,
-   * with their lines as written: what a commit deletes, and records as ours until it has.
+   * The files of the last output the new one has not marked (see mark), unless `kept` says so:
+   * what a commit deletes.
    */
-  *unmarked(kept: (rel: string) => boolean): Generator<[rel: string, line: string]> {
+  *unmarked(kept: (rel: string) => boolean): Generator<string> {
     for (let n = 0; n < this.starts.length; n++) {
       if (this.seen[n] === 1) continue;
       const line = this.lineAt(n);
       const rel = relOf(line, 0, line.length);
-      if (!kept(rel)) yield [rel, line];
+      if (!kept(rel)) yield rel;
     }
   }
 
@@ -351,6 +359,16 @@ export function writeManifest(
   header: ManifestHeader,
   ...lines: Iterable<string>[]
 ): void {
+  const aside = writeManifestAside(outDir, header, ...lines);
+  renameSync(aside.tmp, aside.file);
+}
+
+/** The manifest written beside its place, for the commit to rename (see writeManifest). */
+export function writeManifestAside(
+  outDir: string,
+  header: ManifestHeader,
+  ...lines: Iterable<string>[]
+): { tmp: string; file: string } {
   const file = manifestFile(outDir);
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w');
@@ -365,10 +383,13 @@ export function writeManifest(
         }
       }
     writeSync(fd, batch);
-  } finally {
+  } catch (err) {
     closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw err;
   }
-  renameSync(tmp, file);
+  closeSync(fd);
+  return { tmp, file };
 }
 
 const BATCH_CHARS = 1 << 20;

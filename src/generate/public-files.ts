@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { ShareImage } from '../share/share-images.js';
 import { displayPath } from '../site/display-path.js';
 import { DataError, type DataIssue } from '../site/errors.js';
 import type { Assets } from './assets.js';

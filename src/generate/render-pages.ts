@@ -1,3 +1,4 @@
+import type { RenderedPhrases } from '../audit/rendered-phrases.js';
 import { siteDigest } from './fingerprints.js';
 import type { Inputs } from './inputs.js';
 import { GroupQueue, type RenderPool } from './parallel.js';
@@ -23,6 +24,7 @@ export async function renderPages(
   staging: Staging,
   threads: ThreadOptions & { pool: RenderPool | null },
   onPage?: (done: number) => void,
+  audited?: RenderedPhrases,
 ): Promise<number> {
   const { starts, state } = plan;
   const units = unitsToRender(starts, state);
@@ -59,6 +61,8 @@ export async function renderPages(
         share: inputs.share,
         starts,
         state,
+        // The pages the workers render are read back by the audit.
+        audited: audited && ((index, page) => audited.add(index, page)),
       },
       queue,
       units,

@@ -22,6 +22,8 @@ export interface RenderJob {
   starts: Int32Array;
   /** Which pages to render; each rendered page's size is recorded here. */
   state: PageState;
+  /** Given each indexable page rendered, when the build audits them (see RenderedPhrases). */
+  audited?: (index: number, page: PageBytes) => void;
 }
 
 /** Where rendered pages go: a page's file, its bytes, and its index in the page order. */
@@ -61,6 +63,7 @@ export function renderClaimed(
         fragments,
       );
       state.sizes[index] = bytes.size;
+      if (page.sitemap) job.audited?.(index, bytes);
       sink.putPage(page.file, bytes, index);
       queue.pageDone();
       onPage?.();

@@ -165,14 +165,21 @@ export class Staging {
 
   /**
    * Makes the new output the output, deleting `deletes` (files of the previous output it no
-   * longer has). `record` is called first, to write down every file the output folder may hold
-   * of ours once the commit starts (the previous output's and the new), so that whatever a kill
-   * interrupts, the record beside the folder still says which files are ours.
+   * longer has), with the manifest that `manifest` writes aside: it is renamed into place with
+   * the files, so that whatever a kill interrupts, the manifest beside the folder describes the
+   * folder. Into a new folder, the manifest goes first (a manifest of no folder is not read:
+   * see open); into the folder, the journal renames it once the files are in place.
    */
-  commit(deletes: readonly string[], record: () => void): void {
+  commit(deletes: readonly string[], manifest: () => { tmp: string; file: string }): void {
     const { outDir, dir, incremental } = this.target;
-    record();
+    const written = manifest();
     if (!incremental) {
+      try {
+        renameSync(written.tmp, written.file);
+      } catch (err) {
+        rmSync(written.tmp, { force: true });
+        throw err;
+      }
       renameSync(dir, outDir);
       return;
     }
@@ -180,10 +187,17 @@ export class Staging {
       staging: path.basename(dir),
       moves: this.all().flatMap((f) => f.moves),
       deletes: [...deletes],
+      manifest: [path.basename(written.tmp), path.basename(written.file)],
     };
     // Once its journal is renamed into place, the commit belongs to the next build too.
     this.decided = true;
-    commitJournal(outDir, journal);
+    try {
+      commitJournal(outDir, journal);
+    } catch (err) {
+      // A journal never put in place leaves the manifest aside to nobody: it goes.
+      if (!existsSync(siblingName(outDir, 'journal'))) rmSync(written.tmp, { force: true });
+      throw err;
+    }
   }
 
   /** Drops what was staged, unless the commit was decided: then `recoverOutput` completes it. */
