@@ -95,7 +95,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   });
   const { result, audit } = await buildAndCommit(options);
   // A report's audit runs once the build's inputs, plan and last manifest are let go: at 100x
-  // they are over 100 MB that the audit's own tables need not sit on top of.
+  // they are over 100 MB that the audit's own tables need not sit on top of. They are collected
+  // first where the process allows it (the CLI does): V8 would collect them only once the
+  // audit's tables and report had grown the heap, at an incremental build's peak (at 100x, 150 MB
+  // of heap and 30 MB of buffers, and a peak 15-25 MB lower for one collection of 0.03 s).
+  if (audit && 'pages' in audit) (globalThis as { gc?: () => void }).gc?.();
   const audited = audit && 'pages' in audit ? auditCommitted(audit, options) : audit;
   if (audited) {
     audited.state.commit();
