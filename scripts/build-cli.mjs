@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { latin1Source } from './latin1-source.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lib = path.join(root, 'lib');
@@ -46,6 +47,7 @@ function sourcesHash() {
     'package.json',
     'package-lock.json',
     'scripts/build-cli.mjs',
+    'scripts/latin1-source.mjs',
     'tsconfig.json',
   ])
     hash
@@ -127,6 +129,12 @@ try {
       js: "import { createRequire as __claimsiteRequire } from 'node:module'; const require = __claimsiteRequire(import.meta.url);",
     },
   });
+  // V8 keeps a source of Latin-1 characters at one byte a character (see latin1-source.mjs).
+  for (const file of readdirSync(next).filter((f) => /\.c?js$/.test(f))) {
+    const text = readFileSync(path.join(next, file), 'utf8');
+    const latin1 = latin1Source(text);
+    if (latin1 !== text) writeFileSync(path.join(next, file), latin1);
+  }
   // The browser script and stylesheet are code too: bundled now, so `generate` need not load esbuild.
   const { writePrebuiltClient } = createRequire(import.meta.url)(path.join(next, 'cli.cjs'));
   await writePrebuiltClient(root, next);
