@@ -2,7 +2,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { fileStamp, manifestFile, relOf } from './manifest.js';
+import { fileStamp, manifestFile, type PreviousManifest, relOf } from './manifest.js';
 import { isCompiled } from './root.js';
 
 /**
@@ -77,12 +77,18 @@ export const FILES_THREAD_MIN = 50_000;
 const WORKER = new URL('./files-worker.js', import.meta.url);
 
 /**
- * Starts findFiles on a thread of its own for a last output of `files` files; null when it
+ * Starts findFiles on a thread of its own for the last output `previous` describes; null when it
  * cannot run there (from sources, on one core) or would not pay (see FILES_THREAD_MIN), and the
  * build then checks each file itself. A thread that fails fails the build,
  * as the writer thread does: it is a fault of the build, not of the output folder.
  */
-export function startFilesFound(outDir: string, files: number): Promise<FilesFound | null> {
+export function startFilesFound(
+  outDir: string,
+  previous: PreviousManifest | null,
+): Promise<FilesFound | null> {
+  // A manifest without the output's stamp cannot say which of its files are still there.
+  if (!previous?.stamp) return Promise.resolve(null);
+  const files = previous.entries;
   if (!isCompiled() || availableParallelism() < 2 || files < FILES_THREAD_MIN)
     return Promise.resolve(null);
   const result = new Promise<FilesFound | null>((resolve, reject) => {

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { displayPath } from '../site/display-path.js';
 import { DataError, type DataIssue } from '../site/errors.js';
 import type { Assets } from './assets.js';
+import type { Inputs } from './inputs.js';
+import type { Plan } from './plan.js';
 import type { Staging } from './staging.js';
 
 /** A file of the public folder, copied into the output at the same path. */
@@ -67,6 +69,18 @@ export function checkPublicPaths(
     });
   }
   if (issues.length > 0) throw new DataError(issues);
+}
+
+/** checkPublicPaths against every file a build of `plan` writes. */
+export function checkPublicPages(publicDir: string, inputs: Inputs, plan: Plan): void {
+  checkPublicPaths(
+    publicDir,
+    inputs.publicFiles,
+    generatedFiles((rel) => plan.publicPages.get(rel), inputs.assets, [
+      ...plan.images.map((image) => image.file),
+      ...plan.copiedImages,
+    ]),
+  );
 }
 
 /** What the build writes at a path of the output, named for a message; undefined for nothing. */

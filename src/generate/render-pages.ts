@@ -23,8 +23,8 @@ export async function renderPages(
   plan: Pick<Plan, 'starts' | 'state'>,
   staging: Staging,
   threads: ThreadOptions & { pool: RenderPool | null },
+  audited: RenderedPhrases | null,
   onPage?: (done: number) => void,
-  audited?: RenderedPhrases,
 ): Promise<number> {
   const { starts, state } = plan;
   const units = unitsToRender(starts, state);
@@ -62,7 +62,7 @@ export async function renderPages(
         starts,
         state,
         // The pages the workers render are read back by the audit.
-        audited: audited && ((index, page) => audited.add(index, page)),
+        audited: audited ? (index, page) => audited.add(index, page) : undefined,
       },
       queue,
       units,
