@@ -259,6 +259,15 @@ export class PreviousManifest {
     return wholePage(entry) ? entry : null;
   }
 
+  /**
+   * Lets go of what only planning reads: each city's unit and the nearby lists (10 MB of objects
+   * at 100x, otherwise held while every page renders).
+   */
+  forgetPlanning(): void {
+    delete this.header.units;
+    delete this.header.nearby;
+  }
+
   /** Notes that the new output has the file of line `n` too. */
   markAt(n: number): void {
     this.seen[n] = 1;

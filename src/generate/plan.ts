@@ -50,8 +50,11 @@ export interface Plan {
   tops: Set<string>;
   /** The public files at a page's path, and that page's path (a data error; see checkPublicPaths). */
   publicPages: Map<string, string>;
-  /** What the nearby-city lists are measured from, and the last build's lists when the same. */
-  nearby: { key: string; lists: Record<string, string[]> | null };
+  /**
+   * What the nearby-city lists are measured from, and whether the last build's were restored
+   * into the site model (the same key).
+   */
+  nearby: { key: string; restored: boolean };
 }
 
 /** A city's unit as the manifest records it (see UnitLine). */
@@ -93,7 +96,10 @@ export function reusableManifest(
  * The nearby lists are kept with the manifest and taken back while no city's slug, place,
  * population or order changed. Decided before the pages, which read the lists.
  */
-export function planNearby(inputs: Inputs, reusable: PreviousManifest | null): Plan['nearby'] {
+export function planNearby(
+  inputs: Inputs,
+  reusable: PreviousManifest | null,
+): { key: string; lists: Record<string, string[]> | null } {
   const key = hash([NEARBY, nearbyInputs(inputs.site)]);
   const kept = reusable?.header.nearby;
   return { key, lists: kept?.key === key ? kept.lists : null };
@@ -333,10 +339,11 @@ function ownDate(site: Site, page: Page): string | null {
 /** The whole plan: reuse, the nearby lists (restored into the site model), then the pages. */
 export function planBuild(inputs: Inputs, previous: PreviousManifest | null): Plan {
   const reusable = reusableManifest(inputs, previous);
-  const nearby = planNearby(inputs, reusable);
+  const { key, lists } = planNearby(inputs, reusable);
   // Restored before the pages' reads, which measure nearby cities, are fingerprinted; in every
   // language, whose cities have the same slugs, places and populations.
-  if (nearby.lists)
-    for (const site of inputs.site.languages.values()) restoreNearby(site, NEARBY, nearby.lists);
-  return { reusable, nearby, ...planPages(inputs, reusable, previous) };
+  if (lists) for (const site of inputs.site.languages.values()) restoreNearby(site, NEARBY, lists);
+  const pages = planPages(inputs, reusable, previous);
+  previous?.forgetPlanning();
+  return { reusable, nearby: { key, restored: lists !== null }, ...pages };
 }
