@@ -56,11 +56,18 @@ export class FileLeadStore implements LeadStore {
         nextAttemptAt: e.nextAttemptAt ?? e.receivedAt,
       });
     }
-    const dead = new Set((await this.dead()).map((d) => d.submissionId));
-    const live: WaitingLead[] = [];
-    for (const e of latest.values())
-      if (!dead.has(e.submissionId) && !(await this.ledger.has(e.submissionId))) live.push(e);
-    return live.sort((a, b) => a.receivedAt.localeCompare(b.receivedAt));
+    const done = await this.done();
+    return [...latest.values()]
+      .filter((e) => !done.has(e.submissionId))
+      .sort((a, b) => a.receivedAt.localeCompare(b.receivedAt));
+  }
+
+  /** The leads that no longer wait: delivered (by this process or another) or dead letters. */
+  private async done(): Promise<Set<string>> {
+    return new Set([
+      ...(await this.dead()).map((d) => d.submissionId),
+      ...(await this.ledger.all()),
+    ]);
   }
 
   async isWaiting(submissionId: string): Promise<boolean> {
@@ -107,10 +114,7 @@ export class FileLeadStore implements LeadStore {
         // lock, from what is done rather than what waited a moment ago: a lead kept in between
         // is not yet known to anyone but this file.
         await withLock(this.lock, async () => {
-          const done = new Set([
-            ...(await this.dead()).map((d) => d.submissionId),
-            ...(await this.ledger.all()),
-          ]);
+          const done = await this.done();
           await rewrite<WaitingLead>(this.file, (e) => !done.has(e.submissionId), true);
         });
         return result;
