@@ -9,10 +9,9 @@ import {
   manifestFile,
   manifestHeader,
   PreviousManifest,
-  writeManifest,
 } from '../src/generate/manifest.js';
 import { Staging } from '../src/generate/staging.js';
-import { dataCopy, FIXTURE_DATA, runCli, scanTree, tempDir } from './helpers.js';
+import { dataCopy, FIXTURE_DATA, runCli, scanTree, tempDir, writeManifest } from './helpers.js';
 
 describe('the files of the last output still there', () => {
   it('are found entry by entry, odd names included, for the manifest as it was read', async () => {

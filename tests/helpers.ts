@@ -1,8 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { renameSync } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ManifestHeader, writeManifestAside } from '../src/generate/manifest.js';
 import { DataError, type DataIssue } from '../src/site/errors.js';
 import { loadSite } from '../src/site/load.js';
 
@@ -97,4 +99,14 @@ export async function dataIssues(data: string): Promise<DataIssue[]> {
     if (!(err instanceof DataError)) throw err;
     return err.issues;
   }
+}
+
+/** A manifest put in place beside `outDir` at once, as a commit would put it. */
+export function writeManifest(
+  outDir: string,
+  header: ManifestHeader,
+  ...lines: Iterable<string>[]
+): void {
+  const { tmp, file } = writeManifestAside(outDir, header, ...lines);
+  renameSync(tmp, file);
 }

@@ -4,9 +4,8 @@ import {
   type FileEntry,
   manifestHeader,
   PreviousManifest,
-  writeManifest,
 } from '../src/generate/manifest.js';
-import { tempDir } from './helpers.js';
+import { tempDir, writeManifest } from './helpers.js';
 
 describe('the manifest', () => {
   it('finds every file by its path, odd names included, and lists those not marked', async () => {

@@ -64,18 +64,18 @@ export function startAudit(
  * a strict one made before the commit is put in place as it is.
  */
 export function finishAudit(audit: Audited | AuditJob | null, outDir: string): Audited | null {
-  if (audit && 'pages' in audit) {
+  if (!audit) return null;
+  let audited = audit as Audited;
+  if ('pages' in audit) {
     // Collected first where the process allows it (the CLI does): V8 would collect the build's
     // inputs, plan and last manifest only once the audit's tables and report had grown the heap,
     // at an incremental build's peak (at 100x, 150 MB of heap and 30 MB of buffers, and a peak
     // 15-25 MB lower for one collection of 0.03 s).
     (globalThis as { gc?: () => void }).gc?.();
+    audited = auditCommitted(audit, outDir);
   }
-  const audited = audit && 'pages' in audit ? auditCommitted(audit, outDir) : audit;
-  if (audited) {
-    audited.state.commit();
-    writeAuditReport(audited.file, audited.report);
-  }
+  audited.state.commit();
+  writeAuditReport(audited.file, audited.report);
   return audited;
 }
 

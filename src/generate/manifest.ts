@@ -1,12 +1,4 @@
-import {
-  closeSync,
-  fstatSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { pathHash } from './compact.js';
 
@@ -351,8 +343,8 @@ const QUOTE = 34;
 const COMMA = 44;
 const CLOSE = 93;
 
-/** A header that reuses nothing: what the manifest says while a commit is under way. */
-export const ownershipHeader = (): ManifestHeader => ({ format: FORMAT, key: '', public: {} });
+/** A header that reuses nothing: an older manifest's, which says only which files are ours. */
+const ownershipHeader = (): ManifestHeader => ({ format: FORMAT, key: '', public: {} });
 
 export const manifestHeader = (rest: Omit<ManifestHeader, 'format'>): ManifestHeader => ({
   format: FORMAT,
@@ -360,19 +352,10 @@ export const manifestHeader = (rest: Omit<ManifestHeader, 'format'>): ManifestHe
 });
 
 /**
- * Replaced whole (written aside and renamed), never removed. `lines` are the files' lines,
- * written in batches, so the whole text is never one string.
+ * The manifest written beside its place, for the commit to rename with the files (see
+ * Staging.commit). `lines` are the files' lines, written in batches, so the whole text is never
+ * one string.
  */
-export function writeManifest(
-  outDir: string,
-  header: ManifestHeader,
-  ...lines: Iterable<string>[]
-): void {
-  const aside = writeManifestAside(outDir, header, ...lines);
-  renameSync(aside.tmp, aside.file);
-}
-
-/** The manifest written beside its place, for the commit to rename (see writeManifest). */
 export function writeManifestAside(
   outDir: string,
   header: ManifestHeader,
