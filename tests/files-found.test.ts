@@ -67,32 +67,46 @@ describe('the files of the last output still there', () => {
     expect(findFiles(path.join(out, 'none'))).toBeNull();
   });
 
-  it('are found by the thread of a large output: a deleted page or image is made again', async () => {
-    const { data, out } = await dataCopy(FIXTURE_DATA);
-    const args = ['generate', '--data', data, '--out', out, '--quiet', '--no-audit'];
-    expect(runCli(args).code).toBe(0);
-    const before = await scanTree(out);
-    const deleted = ['index.html', 'toronto/about/index.html', 'sitemap.xml'];
-    const toronto = await readFile(path.join(out, 'toronto/index.html'), 'utf8');
-    const image = /og:image" content="[^"]*\/(assets\/share-[^"]+\.png)"/.exec(toronto)?.[1];
-    expect(image).toBeDefined();
-    for (const rel of [...deleted, image as string]) await rm(path.join(out, rel));
-    // The last output as large as one the thread checks (FILES_THREAD_MIN): files it listed that
-    // are gone since, as after a city was dropped by hand.
-    const gone = Array.from({ length: FILES_THREAD_MIN }, (_, i) =>
-      entryLine([`gone-${i % 500}/${i}/index.html`, 1000, String(i)]),
-    );
-    await appendFile(manifestFile(out), `${gone.join('\n')}\n`);
-    const again = runCli(args);
-    expect(again.code, again.stderr).toBe(0);
-    const after = await scanTree(out);
-    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
-    for (const [rel, f] of before) expect(after.get(rel)?.bytes, rel).toBe(f.bytes);
-    // Kept files kept their inode: only the deleted ones were written.
-    for (const [rel, f] of before)
-      if (![...deleted, image].includes(rel)) expect(after.get(rel)?.ino, rel).toBe(f.ino);
-    const manifest = await readFile(manifestFile(out), 'utf8');
-    expect(manifest).not.toContain('gone-');
-    expect(existsSync(path.join(out, 'gone-0'))).toBe(false);
-  });
+  // Under new code (another build key) no page is reused, and the build lets go of the last
+  // manifest's lines of pages before it renders (PreviousManifest.keepUnmarked): what the thread
+  // found must then follow the lines kept.
+  it.each([
+    ['the same code', null],
+    ['new code', 'the key of an older claimsite'],
+  ])(
+    'are found by the thread of a large output under %s: a deleted page or image is made again',
+    async (_, key) => {
+      const { data, out } = await dataCopy(FIXTURE_DATA);
+      const args = ['generate', '--data', data, '--out', out, '--quiet', '--no-audit'];
+      expect(runCli(args).code).toBe(0);
+      const before = await scanTree(out);
+      const deleted = ['index.html', 'toronto/about/index.html', 'sitemap.xml'];
+      const toronto = await readFile(path.join(out, 'toronto/index.html'), 'utf8');
+      const image = /og:image" content="[^"]*\/(assets\/share-[^"]+\.png)"/.exec(toronto)?.[1];
+      expect(image).toBeDefined();
+      for (const rel of [...deleted, image as string]) await rm(path.join(out, rel));
+      // The last output as large as one the thread checks (FILES_THREAD_MIN): files it listed that
+      // are gone since, as after a city was dropped by hand.
+      const gone = Array.from({ length: FILES_THREAD_MIN }, (_, i) =>
+        entryLine([`gone-${i % 500}/${i}/index.html`, 1000, String(i)]),
+      );
+      await appendFile(manifestFile(out), `${gone.join('\n')}\n`);
+      if (key) {
+        const [head, ...lines] = (await readFile(manifestFile(out), 'utf8')).split('\n');
+        const header = { ...JSON.parse(head as string), key };
+        await writeFile(manifestFile(out), [JSON.stringify(header), ...lines].join('\n'));
+      }
+      const again = runCli(args);
+      expect(again.code, again.stderr).toBe(0);
+      const after = await scanTree(out);
+      expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+      for (const [rel, f] of before) expect(after.get(rel)?.bytes, rel).toBe(f.bytes);
+      // Kept files kept their inode: only the deleted ones were written.
+      for (const [rel, f] of before)
+        if (![...deleted, image].includes(rel)) expect(after.get(rel)?.ino, rel).toBe(f.ino);
+      const manifest = await readFile(manifestFile(out), 'utf8');
+      expect(manifest).not.toContain('gone-');
+      expect(existsSync(path.join(out, 'gone-0'))).toBe(false);
+    },
+  );
 });

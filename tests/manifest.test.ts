@@ -39,6 +39,42 @@ describe('the manifest', () => {
     expect(left.sort()).toEqual([pages[0], odd[0], odd[2]].sort());
   });
 
+  it('lets go of the lines of marked pages, and answers for the others as before', async () => {
+    const out = `${await tempDir()}/dist`;
+    const entries: FileEntry[] = [
+      ...Array.from({ length: 3000 }, (_, i): FileEntry => [`city-${i}/index.html`, i, String(i)]),
+      ['assets/share-a.png', 7],
+      ['a "quoted" name.txt', 8],
+      ['gone/index.html', 9, '9', '2026-01-05', ['en', null, 0.5, 'monthly', 'city-home']],
+    ];
+    writeManifest(
+      out,
+      manifestHeader({ key: 'k', public: {} }),
+      entries.map((e) => entryLine(e)),
+    );
+    const read = PreviousManifest.read(out);
+    if (!read) throw new Error('no manifest read back');
+    for (let i = 0; i < 3000; i += 2) read.mark(`city-${i}/index.html`);
+    read.mark('assets/share-a.png');
+    const kept = read.keepUnmarked();
+    const left = entries.filter(([rel], n) =>
+      n >= 3000 ? rel !== 'assets/share-a.png' : n % 2 === 1,
+    );
+    expect([...kept]).toEqual(left.map((e) => entries.indexOf(e)));
+    expect(read.entries).toBe(left.length);
+    for (const entry of left) expect(read.entry(entry[0]), entry[0]).toEqual(entry);
+    expect(read.has('city-0/index.html')).toBe(false);
+    expect(read.has('assets/share-a.png')).toBe(false);
+    // Marks start again: every kept line is unmarked until marked anew.
+    read.mark('city-1/index.html');
+    expect([...read.unmarked((rel) => rel === 'gone/index.html')].sort()).toEqual(
+      left
+        .map(([rel]) => rel)
+        .filter((rel) => rel !== 'city-1/index.html' && rel !== 'gone/index.html')
+        .sort(),
+    );
+  });
+
   it("reads a page's line as JSON.parse does, and none that a build would not write", async () => {
     const out = `${await tempDir()}/dist`;
     const indexed = ['en', null, 0.8, 'weekly', 'city-home'];

@@ -11,7 +11,7 @@ import { type InputOptions, type Inputs, loadInputs } from './inputs.js';
 import { keepUnchanged } from './keep-unchanged.js';
 import { manifestFile, PreviousManifest } from './manifest.js';
 import { guardOutput, KEPT_ENTRIES, type Protected, projectRoot } from './output-guard.js';
-import { pageDates } from './page-dates.js';
+import { LastDates, pageDates } from './page-dates.js';
 import { type Plan, planBuild } from './plan.js';
 import { checkPublicPages } from './public-files.js';
 import { renderPages } from './render-pages.js';
@@ -118,6 +118,10 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
       staging.takeFound(await found);
       const publicStamps = stageFiles(staging, inputs, previous);
       keepUnchanged(plan, staging);
+      // Asked before the render, while the last manifest still has every page's line: a build
+      // that reuses none lets them go (at 100x, 34 MB it would hold through the render).
+      const lastDates = LastDates.of(plan.indexable, previous);
+      if (previous && !plan.reusable) staging.renumber(previous.keepUnmarked());
       const rendered = await renderPages(
         inputs,
         plan,
@@ -128,7 +132,7 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
       );
       // After the pages, so that drawing images (when none is cached) delays no first page.
       const images = await stageBuildImages(staging, inputs, plan, options.cacheDir);
-      const dates = pageDates(plan.indexable, plan.state, previous, inputs.lastmod);
+      const dates = pageDates(plan.indexable, plan.state, lastDates, inputs.lastmod);
       stageSitemap(staging, inputs.site, plan.indexable, dates, inputs.lastmod);
       const audit = startAudit(options.audit, options.outDir, plan, staging, phrases);
       try {

@@ -89,24 +89,30 @@ export const manifestFile = (outDir: string) =>
 /** The last build's manifest, as read: its header, and its entries looked up by path. */
 export class PreviousManifest {
   /** Where each entry's line starts in `text`. */
-  private readonly starts: Int32Array;
+  private starts = new Int32Array(0);
   /**
    * Entry numbers (plus one) by the hash of their path, open addressing: 4 bytes a slot where a
    * Map of 350,000 paths costs tens of megabytes. A path is checked against its line's text.
    */
-  private readonly slots: Int32Array;
+  private slots = new Int32Array(0);
   /** Entries whose path is escaped in JSON (a quote or a backslash in it): looked up as strings. */
-  private readonly escaped = new Map<string, number>();
+  private escaped = new Map<string, number>();
   /** Entries the new output has too (see mark). */
-  private seen: Uint8Array;
+  private seen = new Uint8Array(0);
 
   private constructor(
     readonly header: ManifestHeader,
-    private readonly text: string,
+    private text: string,
     first: number,
     /** The file as read (see fileStamp); '' for a manifest of the format before this one. */
     readonly stamp: string,
   ) {
+    this.indexLines(first);
+  }
+
+  /** Indexes the lines of `text` from `first` on. */
+  private indexLines(first: number): void {
+    const { text } = this;
     let lines = 0;
     for (let at = text.indexOf('\n', first); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
     const starts = new Int32Array(lines + 1);
@@ -134,6 +140,27 @@ export class PreviousManifest {
       } else this.index(rel, n);
     }
     this.seen = new Uint8Array(count);
+  }
+
+  /**
+   * Keeps only the lines the new output's pages did not mark (see mark): the files that are not
+   * pages, and the pages it no longer has. For a build that reuses no line (a new build key),
+   * whose render would otherwise hold the whole text (34 MB at 100x) for what is asked of it
+   * after the pages are planned: keep, has, entry and unmarked, all of files that are not pages.
+   * Returns each kept line's number before, in order; the marks of the kept lines start again.
+   */
+  keepUnmarked(): Int32Array {
+    const kept: number[] = [];
+    const lines: string[] = [];
+    for (let n = 0; n < this.starts.length; n++)
+      if (this.seen[n] !== 1) {
+        kept.push(n);
+        lines.push(this.lineAt(n));
+      }
+    this.text = lines.length > 0 ? `${lines.join('\n')}\n` : '';
+    this.escaped = new Map();
+    this.indexLines(0);
+    return Int32Array.from(kept);
   }
 
   /** The entry number of a path (see entryAt); undefined for a path the last build did not write. */

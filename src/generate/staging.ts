@@ -116,6 +116,15 @@ export class Staging {
   }
 
   /**
+   * Follows the last manifest when it lets go of the lines of pages (see
+   * PreviousManifest.keepUnmarked): `kept` has, for each line it kept, the number it had.
+   */
+  renumber(kept: Int32Array): void {
+    const { found } = this;
+    if (found) this.found = Uint8Array.from(kept, (n) => found[n] ?? 0);
+  }
+
+  /**
    * Keeps a file of the previous output that is not a page as it is, when it is there; false
    * when it is not, and the caller must `put` it. Its size comes from the manifest.
    */
