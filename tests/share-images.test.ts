@@ -14,7 +14,15 @@ import {
   shareImages,
 } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
-import { BUNDLED_DATA, dataCopy, FIXTURE_DATA, ROOT, scanTree, tempDir } from './helpers.js';
+import {
+  BUNDLED_DATA,
+  dataCopy,
+  FIXTURE_DATA,
+  ROOT,
+  runCli,
+  scanTree,
+  tempDir,
+} from './helpers.js';
 
 /** A PNG's size, from its header (IHDR). */
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
@@ -176,6 +184,25 @@ describe('share images in a build', () => {
     const renamedTree = await scanTree(out);
     const gone = [...tree.keys()].filter((rel) => rel.includes('share-') && !renamedTree.has(rel));
     expect(gone).toEqual([expect.stringMatching(/^assets\/share-city-vancouver\./)]);
+  });
+
+  it('are drawn by the compiled CLI on a thread of its own: the same images as drawn here', async () => {
+    const { dir, data, out } = await dataCopy(FIXTURE_DATA);
+    const cli = runCli(['generate', '--data', data, '--out', out, '--no-audit'], {
+      env: { CLAIMSITE_CACHE_DIR: path.join(dir, 'cli-cache') },
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout).toMatch(/Drew 27 share images/);
+    const here = path.join(dir, 'here');
+    const inline = await generate({ dataDir: data, outDir: here, cacheDir: null });
+    expect(inline.shareImages.drawn).toBe(27);
+    const images = async (folder: string) =>
+      [...(await scanTree(folder))]
+        .filter(([rel]) => rel.includes('share-'))
+        .map(([rel, f]) => [rel, f.bytes]);
+    const drawn = await images(out);
+    expect(drawn).toHaveLength(27);
+    expect(drawn).toEqual(await images(here));
   });
 
   it('builds without a cache, or with one it cannot write', async () => {

@@ -1,12 +1,15 @@
-import { CardPainter } from '../share/draw.js';
+import { type Drawer, startDrawer } from '../share/drawer.js';
 import { defaultCacheDir, ImageCache } from '../share/image-cache.js';
 import type { ShareImage } from '../share/share-images.js';
 import type { Inputs } from './inputs.js';
 import type { Plan } from './plan.js';
 import type { Staging } from './staging.js';
 
-/** Images drawn between two releases of the renderer's memory (see CardPainter.release). */
-const RELEASE_EVERY = 16;
+/**
+ * Images sent to the drawing thread ahead of the one awaited, so that it draws while this thread
+ * stores what it drew.
+ */
+const AHEAD = 4;
 
 export interface ShareImageCounts {
   /** Left in the output folder as they were (their name, and so their picture, unchanged). */
@@ -67,21 +70,38 @@ export async function stageShareImages(
   cache: ImageCache,
 ): Promise<ShareImageCounts> {
   const counts: ShareImageCounts = { kept: 0, cached: 0, drawn: 0 };
-  let painter: CardPainter | null = null;
-  for (const image of images) {
-    if (staging.keep(image.file)) {
-      counts.kept++;
-      continue;
+  let drawer: Drawer | null = null;
+  const drawing: Array<{ image: ShareImage; png: Promise<Uint8Array> }> = [];
+  const store = async () => {
+    const next = drawing.shift();
+    if (!next) return;
+    const bytes = await next.png;
+    cache.put(next.image.key, bytes);
+    staging.put(next.image.file, bytes);
+  };
+  try {
+    for (const image of images) {
+      if (staging.keep(image.file)) {
+        counts.kept++;
+        continue;
+      }
+      const bytes = cache.get(image.key);
+      if (bytes) {
+        counts.cached++;
+        staging.put(image.file, bytes);
+        continue;
+      }
+      drawer ??= startDrawer();
+      const png = drawer.png(image.card, image.brand);
+      // Awaited in turn below; a failure meanwhile is not unhandled.
+      png.catch(() => {});
+      drawing.push({ image, png });
+      counts.drawn++;
+      if (drawing.length > AHEAD) await store();
     }
-    let bytes = cache.get(image.key);
-    if (bytes) counts.cached++;
-    else {
-      painter ??= CardPainter.load();
-      bytes = painter.png(image.card, image.brand);
-      cache.put(image.key, bytes);
-      if (++counts.drawn % RELEASE_EVERY === 0) await painter.release();
-    }
-    staging.put(image.file, bytes);
+    while (drawing.length > 0) await store();
+  } finally {
+    await (drawer as Drawer | null)?.close();
   }
   cache.prune();
   return counts;

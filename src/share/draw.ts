@@ -175,7 +175,7 @@ type Collect = (options: { type: 'minor' | 'major' }) => void;
 let collect: Collect | null = null;
 
 /** V8's own collector, as `--expose-gc` gives it, asked for here so no flag need be passed. */
-function collectGarbage(options: { type: 'minor' | 'major' }): void {
+export function collectGarbage(options: { type: 'minor' | 'major' }): void {
   if (!collect) {
     const exposed = (globalThis as { gc?: Collect }).gc;
     if (exposed) collect = exposed;
