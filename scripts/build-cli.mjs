@@ -120,6 +120,7 @@ try {
       'render-worker': 'src/generate/render-worker.ts',
       'write-worker': 'src/generate/write-worker.ts',
       'files-worker': 'src/generate/files-worker.ts',
+      'manifest-worker': 'src/generate/manifest-worker.ts',
       'draw-worker': 'src/share/draw-worker.ts',
     },
     outdir: next,

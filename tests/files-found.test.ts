@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import {
   manifestHeader,
   PreviousManifest,
 } from '../src/generate/manifest.js';
+import { MANIFEST_THREAD_MIN_BYTES } from '../src/generate/manifest-read.js';
 import { Staging } from '../src/generate/staging.js';
 import { dataCopy, FIXTURE_DATA, runCli, scanTree, tempDir, writeManifest } from './helpers.js';
 
@@ -91,6 +92,8 @@ describe('the files of the last output still there', () => {
         entryLine([`gone-${i % 500}/${i}/index.html`, 1000, String(i)]),
       );
       await appendFile(manifestFile(out), `${gone.join('\n')}\n`);
+      // Large enough that a thread reads it too (see manifest-read.ts).
+      expect(statSync(manifestFile(out)).size).toBeGreaterThanOrEqual(MANIFEST_THREAD_MIN_BYTES);
       if (key) {
         const [head, ...lines] = (await readFile(manifestFile(out), 'utf8')).split('\n');
         const header = { ...JSON.parse(head as string), key };

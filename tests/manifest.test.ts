@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   entryLine,
   type FileEntry,
+  manifestFile,
   manifestHeader,
   PreviousManifest,
 } from '../src/generate/manifest.js';
+import { readAndIndex } from '../src/generate/manifest-read.js';
 import { tempDir, writeManifest } from './helpers.js';
 
 describe('the manifest', () => {
@@ -23,10 +25,19 @@ describe('the manifest', () => {
     );
     const read = PreviousManifest.read(out);
     if (!read) throw new Error('no manifest read back');
+    // As the thread reads it (see manifest-read.ts): the same index of the same text.
+    const onThread = readAndIndex(manifestFile(out));
+    if (!onThread) throw new Error('no manifest read back');
+    const text = Buffer.from(onThread.bytes).toString('utf8');
+    const same = PreviousManifest.of(text, onThread.stamp, onThread.index);
+    expect(same?.stamp).toBe(read.stamp);
+    expect(same?.entries).toBe(entries.length);
     for (const entry of entries) {
       expect(read.has(entry[0]), entry[0]).toBe(true);
       expect(read.entry(entry[0])).toEqual(entry);
+      expect(same?.entry(entry[0])).toEqual(entry);
     }
+    expect(same?.has('city-5000/area-0/index.html')).toBe(false);
     expect(read.has('city-5000/area-0/index.html')).toBe(false);
     expect(read.has('city-1/area-1/index.htm')).toBe(false);
     expect(read.entry('nowhere')).toBeNull();

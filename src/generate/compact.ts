@@ -69,8 +69,13 @@ const NEWLINE = 10;
 
 /** Numbers appended in order, in one growing typed array (whole numbers below 2^53 stay exact). */
 export class NumberList {
-  private values = new Float64Array(1 << 12);
+  private values: Float64Array;
   length = 0;
+
+  /** `expected`: about how many numbers it will hold, so that it need not grow to them. */
+  constructor(expected = 0) {
+    this.values = new Float64Array(Math.max(1 << 12, expected));
+  }
 
   push(value: number): void {
     if (this.length === this.values.length) {
@@ -93,8 +98,15 @@ export class NumberList {
  */
 export class PathHashes {
   /** Each path's hash plus one; 0 for an empty slot. */
-  private slots = new Float64Array(1 << 12);
+  private slots: Float64Array;
   private count = 0;
+
+  /** `expected`: about how many paths it will hold, so that it need not grow (and rehash) to them. */
+  constructor(expected = 0) {
+    let size = 1 << 12;
+    while (size <= expected * 2) size *= 2;
+    this.slots = new Float64Array(size);
+  }
 
   /** Adds a path; false if it (or a path of the same hash) was there. */
   add(path: string): boolean {

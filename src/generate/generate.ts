@@ -9,7 +9,8 @@ import { commitBuild } from './commit-step.js';
 import { startFilesFound } from './files-found.js';
 import { type InputOptions, type Inputs, loadInputs } from './inputs.js';
 import { keepUnchanged } from './keep-unchanged.js';
-import { manifestFile, PreviousManifest } from './manifest.js';
+import { manifestFile } from './manifest.js';
+import { readPreviousManifest } from './manifest-read.js';
 import { guardOutput, KEPT_ENTRIES, type Protected, projectRoot } from './output-guard.js';
 import { LastDates, pageDates } from './page-dates.js';
 import { type Plan, planBuild } from './plan.js';
@@ -104,9 +105,11 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
   // Render workers start first, so they load their copy of the site while this thread loads.
   const threads = renderThreads(options);
   try {
-    const inputs = await loadInputs(options);
     recoverOutput(options.outDir);
-    const previous = PreviousManifest.read(options.outDir);
+    // Read on another thread, when it is large, while this one loads the data.
+    const reading = readPreviousManifest(options.outDir);
+    const inputs = await loadInputs(options);
+    const previous = await reading;
     // Which of its files are still there, found on another thread while this one plans.
     const found = startFilesFound(options.outDir, previous);
     const plan = planBuild(inputs, previous);

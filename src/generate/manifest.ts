@@ -89,12 +89,12 @@ export const manifestFile = (outDir: string) =>
 /** The last build's manifest, as read: its header, and its entries looked up by path. */
 export class PreviousManifest {
   /** Where each entry's line starts in `text`. */
-  private starts = new Int32Array(0);
+  private starts: Int32Array = new Int32Array(0);
   /**
    * Entry numbers (plus one) by the hash of their path, open addressing: 4 bytes a slot where a
    * Map of 350,000 paths costs tens of megabytes. A path is checked against its line's text.
    */
-  private slots = new Int32Array(0);
+  private slots: Int32Array = new Int32Array(0);
   /** Entries whose path is escaped in JSON (a quote or a backslash in it): looked up as strings. */
   private escaped = new Map<string, number>();
   /** Entries the new output has too (see mark). */
@@ -103,43 +103,18 @@ export class PreviousManifest {
   private constructor(
     readonly header: ManifestHeader,
     private text: string,
-    first: number,
+    index: ManifestIndex,
     /** The file as read (see fileStamp); '' for a manifest of the format before this one. */
     readonly stamp: string,
   ) {
-    this.indexLines(first);
+    this.take(index);
   }
 
-  /** Indexes the lines of `text` from `first` on. */
-  private indexLines(first: number): void {
-    const { text } = this;
-    let lines = 0;
-    for (let at = text.indexOf('\n', first); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
-    const starts = new Int32Array(lines + 1);
-    let count = 0;
-    for (let start = first; start < text.length; ) {
-      let end = text.indexOf('\n', start);
-      if (end < 0) end = text.length;
-      if (end > start) starts[count++] = start;
-      start = end + 1;
-    }
-    this.starts = starts.subarray(0, count);
-    let size = 1024;
-    while (size < count * 2) size *= 2;
-    this.slots = new Int32Array(size);
-    for (let n = 0; n < count; n++) {
-      const start = this.starts[n] as number;
-      const close = text.indexOf('",', start + 2);
-      const rel = text.slice(start + 2, close);
-      if (close < 0 || rel.includes('\\')) {
-        const end = text.indexOf('\n', start);
-        this.escaped.set(
-          (JSON.parse(text.slice(start, end < 0 ? undefined : end)) as FileEntry)[0],
-          n,
-        );
-      } else this.index(rel, n);
-    }
-    this.seen = new Uint8Array(count);
+  private take({ starts, slots, escaped }: ManifestIndex): void {
+    this.starts = starts;
+    this.slots = slots;
+    this.escaped = new Map(escaped);
+    this.seen = new Uint8Array(starts.length);
   }
 
   /**
@@ -158,8 +133,7 @@ export class PreviousManifest {
         lines.push(this.lineAt(n));
       }
     this.text = lines.length > 0 ? `${lines.join('\n')}\n` : '';
-    this.escaped = new Map();
-    this.indexLines(0);
+    this.take(indexManifest(this.text, 0));
     return Int32Array.from(kept);
   }
 
@@ -173,27 +147,9 @@ export class PreviousManifest {
     }
   }
 
-  /** Puts line `n` in the slot of its path, unless an earlier line has that path (the first counts). */
-  private index(rel: string, n: number): void {
-    const mask = this.slots.length - 1;
-    for (let slot = pathHash(rel) % this.slots.length; ; slot = (slot + 1) & mask) {
-      const at = (this.slots[slot] as number) - 1;
-      if (at < 0) {
-        this.slots[slot] = n + 1;
-        return;
-      }
-      if (this.isAt(at, rel)) return;
-    }
-  }
-
   /** Whether line `n` is of this (unescaped) path: it starts ["rel", */
   private isAt(n: number, rel: string): boolean {
-    const start = (this.starts[n] as number) + 2;
-    return (
-      this.text.startsWith(rel, start) &&
-      this.text.charCodeAt(start + rel.length) === QUOTE &&
-      this.text.charCodeAt(start + rel.length + 1) === COMMA
-    );
+    return lineIsOf(this.text, this.starts[n] as number, rel);
   }
 
   has(rel: string): boolean {
@@ -337,19 +293,89 @@ export class PreviousManifest {
     } catch {
       return null;
     }
+    return PreviousManifest.of(text, stamp);
+  }
+
+  /**
+   * The manifest of `text`, read as a file of `stamp`; `index`, when given, is indexManifest's
+   * of it (made on another thread: see manifest-read.ts). Null if it is not one.
+   */
+  static of(text: string, stamp: string, index?: ManifestIndex): PreviousManifest | null {
     const first = text.indexOf('\n');
     try {
       const header = JSON.parse(first < 0 ? text : text.slice(0, first)) as ManifestHeader & {
         files?: Record<string, number>;
       };
-      if (header.format === FORMAT) return new PreviousManifest(header, text, first + 1, stamp);
+      if (header.format === FORMAT)
+        return new PreviousManifest(header, text, index ?? indexManifest(text, first + 1), stamp);
       if (!header.files || typeof header.files !== 'object') return null;
       const lines = Object.entries(header.files).map(([rel, size]) => JSON.stringify([rel, size]));
-      return new PreviousManifest(ownershipHeader(), `${lines.join('\n')}\n`, 0, '');
+      const older = `${lines.join('\n')}\n`;
+      return new PreviousManifest(ownershipHeader(), older, indexManifest(older, 0), '');
     } catch {
       return null;
     }
   }
+}
+
+/**
+ * Where each line of a manifest's text starts (from `first`, past the header), and its entries
+ * by the hash of their path (see PreviousManifest.slots). Of the text alone, so that another
+ * thread can make it while the build loads its data.
+ */
+export interface ManifestIndex {
+  starts: Int32Array;
+  slots: Int32Array;
+  /** Entries whose path is escaped in JSON, by path. */
+  escaped: Array<[string, number]>;
+}
+
+export function indexManifest(text: string, first: number): ManifestIndex {
+  let lines = 0;
+  for (let at = text.indexOf('\n', first); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+  const all = new Int32Array(lines + 1);
+  let count = 0;
+  for (let start = first; start < text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    if (end > start) all[count++] = start;
+    start = end + 1;
+  }
+  const starts = all.subarray(0, count);
+  let size = 1024;
+  while (size < count * 2) size *= 2;
+  const slots = new Int32Array(size);
+  const mask = size - 1;
+  const escaped: Array<[string, number]> = [];
+  for (let n = 0; n < count; n++) {
+    const start = starts[n] as number;
+    const close = text.indexOf('",', start + 2);
+    const rel = text.slice(start + 2, close);
+    if (close < 0 || rel.includes('\\')) {
+      const end = text.indexOf('\n', start);
+      escaped.push([(JSON.parse(text.slice(start, end < 0 ? undefined : end)) as FileEntry)[0], n]);
+      continue;
+    }
+    // In the slot of its path, unless an earlier line has that path (the first counts).
+    for (let slot = pathHash(rel) % size; ; slot = (slot + 1) & mask) {
+      const at = (slots[slot] as number) - 1;
+      if (at < 0) {
+        slots[slot] = n + 1;
+        break;
+      }
+      if (lineIsOf(text, starts[at] as number, rel)) break;
+    }
+  }
+  return { starts, slots, escaped };
+}
+
+/** Whether the line at `start` is of this (unescaped) path: it starts ["rel", */
+function lineIsOf(text: string, start: number, rel: string): boolean {
+  return (
+    text.startsWith(rel, start + 2) &&
+    text.charCodeAt(start + 2 + rel.length) === QUOTE &&
+    text.charCodeAt(start + 3 + rel.length) === COMMA
+  );
 }
 
 /** The path of a line's entry; quick for the plain paths a build writes. */

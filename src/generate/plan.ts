@@ -143,7 +143,7 @@ export const plannedUnits = { made: 0, copied: 0 };
 class Planner {
   readonly files = new PathList();
   readonly prints = new Fingerprints();
-  private readonly printList = new NumberList();
+  private readonly printList: NumberList;
   /**
    * Each page's size if its last file can be kept (then it is the last build's file), else
    * RENDER or RENDER_OWNED: to render, over a file the last build did not or did write.
@@ -153,7 +153,7 @@ class Planner {
   private lastTop = '';
   /** See Plan.copiedLines. */
   private readonly copiedLines: number[] = [];
-  private readonly written = new PathHashes();
+  private readonly written: PathHashes;
   private readonly indexable: IndexedPage[] = [];
   private readonly images = new Map<string, ShareImage>();
   private readonly copiedImages = new Set<string>();
@@ -168,6 +168,10 @@ class Planner {
     private readonly previous: PreviousManifest | null,
   ) {
     this.readsOf = new Map(inputs.routes.map((r) => [r.id, r.reads]));
+    // Sized for about as many pages as the last build wrote files: most builds make as many.
+    const expected = previous?.entries ?? 0;
+    this.printList = new NumberList(expected);
+    this.written = new PathHashes(expected);
     this.publicRels = new Set(inputs.publicFiles.map((f) => f.rel));
   }
 
