@@ -426,18 +426,9 @@ for (const b of benches) {
   let before = await listFiles(b.lastOut);
   for (let i = 1; i <= b.warmup + b.runs; i++) {
     await editDescription(b.dataDir, edited, i);
-    const run = await generate(b.node, b.dataDir, b.lastOut);
-    const after = await listFiles(b.lastOut);
-    const changed = [...after].filter(([rel, f]) => before.get(rel)?.mtimeNs !== f.mtimeNs);
-    run.changed = changed.length;
-    run.changedBytes = sum(changed.map(([, f]) => f.size));
-    run.total = after.size;
-    before = after;
     const what = i <= b.warmup ? `warm-up ${i}` : `run ${i - b.warmup}/${b.runs}`;
-    log(
-      `  ${b.label} incremental ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS, ` +
-        `${fmt.format(run.changed)} of ${fmt.format(run.total)} files rewritten${other(run)}`,
-    );
+    const { run, after } = await rebuildInPlace(b, before, `incremental ${what}`);
+    before = after;
     if (i > b.warmup) b.incremental.push(run);
   }
 }
@@ -450,7 +441,19 @@ for (const b of benches) {
   const [head, ...rest] = (await readFile(file, 'utf8')).split('\n');
   const header = { ...JSON.parse(head ?? '{}'), key: 'the key of an older claimsite' };
   await writeFile(file, [JSON.stringify(header), ...rest].join('\n'));
-  const before = await listFiles(b.lastOut);
+  const { run } = await rebuildInPlace(b, await listFiles(b.lastOut), 'in place under new code');
+  b.upgrade.push(run);
+}
+
+/**
+ * A build into the last full build's folder (`before`: its files), with the files it rewrote:
+ * those whose modification time changed.
+ */
+async function rebuildInPlace(
+  b: Bench,
+  before: Map<string, { size: number; mtimeNs: bigint }>,
+  what: string,
+): Promise<{ run: Run; after: Map<string, { size: number; mtimeNs: bigint }> }> {
   const run = await generate(b.node, b.dataDir, b.lastOut);
   const after = await listFiles(b.lastOut);
   const changed = [...after].filter(([rel, f]) => before.get(rel)?.mtimeNs !== f.mtimeNs);
@@ -458,10 +461,10 @@ for (const b of benches) {
   run.changedBytes = sum(changed.map(([, f]) => f.size));
   run.total = after.size;
   log(
-    `  ${b.label} in place under new code: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS, ` +
+    `  ${b.label} ${what}: ${seconds(run.ms)}, ${mb(run.rssKb * 1024)} RSS, ` +
       `${fmt.format(run.changed)} of ${fmt.format(run.total)} files rewritten${other(run)}`,
   );
-  b.upgrade.push(run);
+  return { run, after };
 }
 
 // The report.
