@@ -1,12 +1,12 @@
-import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import {
-  fileStamp,
   indexManifest,
   type ManifestIndex,
   manifestFile,
   PreviousManifest,
+  readStamped,
 } from './manifest.js';
 import { isCompiled } from './root.js';
 
@@ -53,19 +53,8 @@ export function readPreviousManifest(outDir: string): Promise<PreviousManifest |
 
 /** What the thread does: reads the file, and indexes its lines past the header. */
 export function readAndIndex(file: string): ManifestRead {
-  let bytes: Buffer;
-  let stamp: string;
-  try {
-    const fd = openSync(file, 'r');
-    try {
-      stamp = fileStamp(fstatSync(fd));
-      bytes = readFileSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
-  const text = bytes.toString('utf8');
-  return { bytes, stamp, index: indexManifest(text, text.indexOf('\n') + 1) };
+  const read = readStamped(file);
+  if (!read) return null;
+  const text = read.bytes.toString('utf8');
+  return { ...read, index: indexManifest(text, text.indexOf('\n') + 1) };
 }

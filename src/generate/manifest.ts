@@ -280,20 +280,8 @@ export class PreviousManifest {
    * of the single-document format before this one gives only which files are ours.
    */
   static read(outDir: string): PreviousManifest | null {
-    let text: string;
-    let stamp: string;
-    try {
-      const fd = openSync(manifestFile(outDir), 'r');
-      try {
-        stamp = fileStamp(fstatSync(fd));
-        text = readFileSync(fd, 'utf8');
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      return null;
-    }
-    return PreviousManifest.of(text, stamp);
+    const read = readStamped(manifestFile(outDir));
+    return read && PreviousManifest.of(read.bytes.toString('utf8'), read.stamp);
   }
 
   /**
@@ -376,6 +364,23 @@ function lineIsOf(text: string, start: number, rel: string): boolean {
     text.charCodeAt(start + 2 + rel.length) === QUOTE &&
     text.charCodeAt(start + 3 + rel.length) === COMMA
   );
+}
+
+/**
+ * A manifest file's bytes and its stamp (see fileStamp), taken from the same open file; null if
+ * it cannot be read (an unreadable manifest is none).
+ */
+export function readStamped(file: string): { bytes: Buffer; stamp: string } | null {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      return { stamp: fileStamp(fstatSync(fd)), bytes: readFileSync(fd) };
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
 }
 
 /** The path of a line's entry; quick for the plain paths a build writes. */
