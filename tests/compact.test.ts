@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { NumberList, PathHashes, PathList } from '../src/generate/compact.js';
+import {
+  filesHash,
+  NumberList,
+  PathHashes,
+  PathList,
+  PathsHasher,
+} from '../src/generate/compact.js';
 
 describe('the compact lists a build keeps of every page', () => {
   const paths = Array.from({ length: 50_000 }, (_, i) => `city-${i % 997}/page-${i}/index.html`);
@@ -22,5 +28,25 @@ describe('the compact lists a build keeps of every page', () => {
     expect(set.add('city-0/page-50000/index.html')).toBe(true);
     expect(set.add('')).toBe(true);
     expect(set.add('')).toBe(false);
+  });
+
+  it('hash a list of paths read where they are in a text as they hash the list itself', () => {
+    const list = [...paths.slice(0, 20), 'été/ünïcode/index.html', 'x'];
+    const text = `["${list.join('",1,"2"]\n["')}",1,"2"]`;
+    const hasher = new PathsHasher();
+    for (const round of [1, 2]) {
+      hasher.start();
+      let at = 0;
+      for (const p of list) {
+        const start = text.indexOf(p, at);
+        hasher.add(text, start, start + p.length);
+        at = start + p.length;
+      }
+      expect(hasher.files, `round ${round}`).toBe(filesHash(list));
+    }
+    hasher.start();
+    hasher.add(text, 2, 2 + (list[0] as string).length);
+    expect(hasher.files).toBe(filesHash(list.slice(0, 1)));
+    expect(hasher.files).not.toBe(filesHash(list.slice(0, 2)));
   });
 });

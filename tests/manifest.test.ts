@@ -5,6 +5,7 @@ import {
   manifestFile,
   manifestHeader,
   PreviousManifest,
+  pageLine,
 } from '../src/generate/manifest.js';
 import { readAndIndex } from '../src/generate/manifest-read.js';
 import { tempDir, writeManifest } from './helpers.js';
@@ -95,18 +96,29 @@ describe('the manifest', () => {
       '["back\\\\slash/index.html",3,"45"]',
       '["été/index.html",0,"6"]',
       // Not as a build writes them: a size or print that is not a whole number, no print, a
-      // sitemap entry cut short.
+      // sitemap entry cut short, a line cut short, a line that is not a list.
       '["a/index.html",1.5,"7"]',
       '["b/index.html",-1,"7"]',
       '["c/index.html",5,"x7"]',
       '["d/index.html",5]',
       '["e/index.html",5,"7","2026-11-22",["en"]]',
+      '["f/index.html",5,"7"',
+      '["g/index.html",5,"7"]]',
+      '{"h":1}',
     ];
     writeManifest(out, manifestHeader({ key: 'k', public: {} }), lines);
     const read = PreviousManifest.read(out);
     if (!read) throw new Error('no manifest read back');
-    for (const n of [0, 1, 2, 3]) expect(read.pageAt(n)).toEqual(JSON.parse(lines[n] as string));
-    expect(read.pageAt(2)?.[0]).toBe('back\\slash/index.html');
-    for (const n of [4, 5, 6, 7, 8]) expect(read.pageAt(n), lines[n]).toBeNull();
+    const line = pageLine();
+    for (const n of [0, 1, 2, 3]) {
+      const [file, size, print, , sitemap] = JSON.parse(lines[n] as string) as FileEntry;
+      expect(read.readPage(n, line), lines[n]).toBe(true);
+      expect(line.text.slice(line.start, line.end)).toBe(file);
+      expect([line.size, line.print, line.indexed]).toEqual([size, Number(print), sitemap]);
+    }
+    read.readPage(2, line);
+    expect(line.text.slice(line.start, line.end)).toBe('back\\slash/index.html');
+    for (const n of [4, 5, 6, 7, 8, 9, 10, 11])
+      expect(read.readPage(n, line), lines[n]).toBe(false);
   });
 });

@@ -141,12 +141,58 @@ export const filesHash = (files: readonly string[]) => pathHash(files.join('\n')
 
 /** Two FNV-1a hashes of a string's UTF-16 units, as one number below 2^53. */
 export function pathHash(s: string): number {
-  let a = 0x811c9dc5;
-  let b = 0x01000193;
+  let a = BASIS_A;
+  let b = BASIS_B;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
+    a = Math.imul(a ^ c, PRIME_A);
+    b = Math.imul(b ^ c, PRIME_B);
   }
-  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
+  return joined(a, b);
 }
+
+/**
+ * filesHash of a list of paths read where they are in a text: a build that copies a city's
+ * lines from the last manifest checks them against the city's hash without making a string of
+ * the list.
+ */
+export class PathsHasher {
+  private a = BASIS_A;
+  private b = BASIS_B;
+  private count = 0;
+
+  /** Starts a new list. */
+  start(): void {
+    this.a = BASIS_A;
+    this.b = BASIS_B;
+    this.count = 0;
+  }
+
+  /** Adds the path text[start, end) to the list. */
+  add(text: string, start: number, end: number): void {
+    let { a, b } = this;
+    // The list is hashed as its paths joined by newlines (see filesHash).
+    if (this.count++ > 0) {
+      a = Math.imul(a ^ NEWLINE, PRIME_A);
+      b = Math.imul(b ^ NEWLINE, PRIME_B);
+    }
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      a = Math.imul(a ^ c, PRIME_A);
+      b = Math.imul(b ^ c, PRIME_B);
+    }
+    this.a = a;
+    this.b = b;
+  }
+
+  /** filesHash of the paths added since the start. */
+  get files(): number {
+    return joined(this.a, this.b);
+  }
+}
+
+const BASIS_A = 0x811c9dc5;
+const BASIS_B = 0x01000193;
+const PRIME_A = 0x01000193;
+const PRIME_B = 0x5bd1e995;
+const joined = (a: number, b: number) => (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);

@@ -69,16 +69,55 @@ export type IndexedLine = [
 
 const FORMAT = 2;
 
+/**
+ * A page's line of the manifest, as PreviousManifest.readPage reads it: the path is
+ * text[start, end), in the manifest's own text when it needed no decoding.
+ */
+export interface PageLine {
+  text: string;
+  start: number;
+  end: number;
+  size: number;
+  print: number;
+  indexed: IndexedLine | undefined;
+}
+
+export const pageLine = (): PageLine => ({
+  text: '',
+  start: 0,
+  end: 0,
+  size: 0,
+  print: 0,
+  indexed: undefined,
+});
+
 /** A page's manifest line as a build writes it. */
-const wholePage = ([file, size, print, , line]: FileEntry) =>
-  typeof file === 'string' &&
-  Number.isInteger(size) &&
-  size >= 0 &&
-  typeof print === 'string' &&
-  DIGITS.test(print) &&
-  (line === undefined || (Array.isArray(line) && line.length === 5));
+function wholePage(entry: unknown): entry is [string, number, string, unknown, IndexedLine?] {
+  if (!Array.isArray(entry)) return false;
+  const [file, size, print, , line] = entry as unknown[];
+  return (
+    typeof file === 'string' &&
+    Number.isInteger(size) &&
+    (size as number) >= 0 &&
+    typeof print === 'string' &&
+    DIGITS.test(print) &&
+    (line === undefined || (Array.isArray(line) && line.length === 5))
+  );
+}
 
 const DIGITS = /^\d+$/;
+
+/** The whole number written in text[from, to) in decimal digits; -1 if it is not one. */
+function digitsAt(text: string, from: number, to: number): number {
+  if (to <= from) return -1;
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = text.charCodeAt(i) - ZERO;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
 
 export const manifestFile = (outDir: string) =>
   path.join(
@@ -97,6 +136,8 @@ export class PreviousManifest {
   private slots: Int32Array = new Int32Array(0);
   /** Entries whose path is escaped in JSON (a quote or a backslash in it): looked up as strings. */
   private escaped = new Map<string, number>();
+  /** Their entry numbers. */
+  private escapedLines = new Set<number>();
   /** Entries the new output has too (see mark). */
   private seen = new Uint8Array(0);
 
@@ -114,6 +155,7 @@ export class PreviousManifest {
     this.starts = starts;
     this.slots = slots;
     this.escaped = new Map(escaped);
+    this.escapedLines = new Set(escaped.map(([, n]) => n));
     this.seen = new Uint8Array(starts.length);
   }
 
@@ -204,12 +246,13 @@ export class PreviousManifest {
   }
 
   /**
-   * Line `n` (counted from 0 after the header) as a page's entry, as a build writes it; null if
-   * it is not one (a manifest edited by hand). Asked for every page of every city an incremental
-   * build copies (350,000 at 100x): a line of a plain path and no sitemap facts,
-   * ["rel",size,"print"], is read without JSON.parse.
+   * Line `n` (counted from 0 after the header) as a page's entry, as a build writes it, read into
+   * `into`; false if it is not one (a manifest edited by hand). Asked for every page of every
+   * city an incremental build copies (350,000 at 100x): a line of a plain path and no sitemap
+   * facts, ["rel",size,"print"], is read where it is, its path left in this text and its numbers
+   * read from their digits, without JSON.parse or a string made.
    */
-  pageAt(n: number): FileEntry | null {
+  readPage(n: number, into: PageLine): boolean {
     const { text } = this;
     const start = this.starts[n] ?? 0;
     let end = text.indexOf('\n', start);
@@ -222,16 +265,36 @@ export class PreviousManifest {
       printEnd > 0 &&
       printEnd + 2 === end &&
       text.charCodeAt(comma + 1) === QUOTE &&
-      text.charCodeAt(printEnd + 1) === CLOSE
+      text.charCodeAt(printEnd + 1) === CLOSE &&
+      !this.escapedLines.has(n)
     ) {
-      const file = text.slice(start + 2, close);
-      const size = text.slice(close + 2, comma);
-      const print = text.slice(comma + 2, printEnd);
-      if (!file.includes('\\') && DIGITS.test(size) && DIGITS.test(print))
-        return [file, Number(size), print];
+      const size = digitsAt(text, close + 2, comma);
+      const print = digitsAt(text, comma + 2, printEnd);
+      if (size >= 0 && print >= 0) {
+        into.text = text;
+        into.start = start + 2;
+        into.end = close;
+        into.size = size;
+        into.print = print;
+        into.indexed = undefined;
+        return true;
+      }
     }
-    const entry = JSON.parse(text.slice(start, end)) as FileEntry;
-    return wholePage(entry) ? entry : null;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(text.slice(start, end));
+    } catch {
+      return false;
+    }
+    if (!wholePage(entry)) return false;
+    const [file, size, print, , indexed] = entry;
+    into.text = file;
+    into.start = 0;
+    into.end = file.length;
+    into.size = size;
+    into.print = Number(print);
+    into.indexed = indexed;
+    return true;
   }
 
   /**
@@ -243,15 +306,23 @@ export class PreviousManifest {
     delete this.header.nearby;
   }
 
-  /** Notes that the new output has the file of line `n` too. */
-  markAt(n: number): void {
+  /**
+   * Notes that the new output has the file of line `n` too; false if it was noted already (then
+   * two of the new output's files have that path).
+   */
+  markAt(n: number): boolean {
+    if (this.seen[n] === 1) return false;
     this.seen[n] = 1;
+    return true;
   }
 
-  /** Notes that the new output has this file too. */
-  mark(rel: string): void {
+  /**
+   * Notes that the new output has this file too: as markAt, or undefined if the last output did
+   * not have it.
+   */
+  mark(rel: string): boolean | undefined {
     const n = this.entryOf(rel);
-    if (n !== undefined) this.seen[n] = 1;
+    return n === undefined ? undefined : this.markAt(n);
   }
 
   /**
@@ -399,6 +470,7 @@ export const fileStamp = (s: { ino: number; size: number; mtimeMs: number }) =>
 
 const QUOTE = 34;
 const COMMA = 44;
+const ZERO = 48;
 const CLOSE = 93;
 
 /** A header that reuses nothing: an older manifest's, which says only which files are ours. */
