@@ -4,7 +4,14 @@ import { cp, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promise
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ManifestHeader, writeManifestAside } from '../src/generate/manifest.js';
+import {
+  entryLine,
+  type FileEntry,
+  type ManifestHeader,
+  manifestHeader,
+  PreviousManifest,
+  writeManifestAside,
+} from '../src/generate/manifest.js';
 import { DataError, type DataIssue } from '../src/site/errors.js';
 import { loadSite } from '../src/site/load.js';
 
@@ -109,4 +116,20 @@ export function writeManifest(
 ): void {
   const { tmp, file } = writeManifestAside(outDir, header, ...lines);
   renameSync(tmp, file);
+}
+
+/** A manifest of `entries` (under `header`) written beside `outDir`, and read back. */
+export function writtenManifest(
+  outDir: string,
+  entries: FileEntry[],
+  header: ManifestHeader = manifestHeader({ key: 'k', public: {} }),
+): PreviousManifest {
+  writeManifest(
+    outDir,
+    header,
+    entries.map((e) => entryLine(e)),
+  );
+  const read = PreviousManifest.read(outDir);
+  if (!read) throw new Error('no manifest read back');
+  return read;
 }

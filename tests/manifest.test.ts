@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  entryLine,
   type FileEntry,
   manifestFile,
   manifestHeader,
@@ -8,19 +7,7 @@ import {
   pageLine,
 } from '../src/generate/manifest.js';
 import { readAndIndex } from '../src/generate/manifest-read.js';
-import { tempDir, writeManifest } from './helpers.js';
-
-/** A manifest of `entries` beside `out`, read back. */
-function written(out: string, entries: FileEntry[]): PreviousManifest {
-  writeManifest(
-    out,
-    manifestHeader({ key: 'k', public: {} }),
-    entries.map((e) => entryLine(e)),
-  );
-  const read = PreviousManifest.read(out);
-  if (!read) throw new Error('no manifest read back');
-  return read;
-}
+import { tempDir, writeManifest, writtenManifest } from './helpers.js';
 
 describe('the manifest', () => {
   it('finds every file by its path, odd names included, and lists those not marked', async () => {
@@ -31,7 +18,7 @@ describe('the manifest', () => {
       ...pages.map((rel, i): FileEntry => [rel, i, String(1e15 + i)]),
       ...odd.map((rel, i): FileEntry => [rel, 10 + i]),
     ];
-    const read = written(out, entries);
+    const read = writtenManifest(out, entries);
     // As the thread reads it (see manifest-read.ts): the same index of the same text.
     const onThread = readAndIndex(manifestFile(out));
     if (!onThread) throw new Error('no manifest read back');
@@ -65,7 +52,7 @@ describe('the manifest', () => {
       ['a "quoted" name.txt', 8],
       ['gone/index.html', 9, '9', '2026-01-05', ['en', null, 0.5, 'monthly', 'city-home']],
     ];
-    const read = written(out, entries);
+    const read = writtenManifest(out, entries);
     for (let i = 0; i < 3000; i += 2) read.mark(`city-${i}/index.html`);
     read.mark('assets/share-a.png');
     const kept = read.keepUnmarked();
