@@ -189,7 +189,9 @@ class Planner {
     const unitImages = new Set<string>();
     const pages = units.pages(u);
     for (const page of pages) {
-      const index = this.add(page.file, page.path, this.previous?.mark(page.file));
+      // Undefined: the last build did not write this file (see mark).
+      const marked = this.previous?.mark(page.file);
+      const index = this.add(page.file, page.path, marked);
       // Read in the page's language: a French page lists its neighbours by their French names.
       // The share image's name too: the page links to it, and it names everything it shows.
       const reads = this.readsOf.get(page.route)?.(page, inLanguage(site, page.lang));
@@ -199,7 +201,7 @@ class Planner {
       const print = printOf(`${this.prints.of(reads)}:${image.key.slice(0, 10)}`);
       this.printList.push(print);
       const size = this.reusable?.sizeIfPrint(page.file, printText(print)) ?? -1;
-      this.kept.push(size >= 0 ? size : this.previous?.has(page.file) ? RENDER_OWNED : RENDER);
+      this.kept.push(size >= 0 ? size : marked !== undefined ? RENDER_OWNED : RENDER);
       this.copiedLines.push(0);
       if (page.sitemap) this.indexable.push(indexed(site, page, page.sitemap, index));
     }
