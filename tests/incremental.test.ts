@@ -231,4 +231,41 @@ describe('incremental builds', () => {
     expect(plannedUnits.made - shorter.made).toBe(3);
     await expectSame();
   });
+
+  it('make nothing again for data files written again in another layout, and a city again for a space in its text', async () => {
+    const { data, out } = await dataCopy(FIXTURE_DATA);
+    const opts = { dataDir: data, outDir: out, lastmod: '2026-11-22', codeVersion: 'test' };
+    await generate(opts);
+    const before = await scanTree(out);
+    // As an editor that formats on save, or a script, might write them: minified, with tabs, with
+    // Windows line breaks.
+    const layouts = [
+      (v: unknown) => JSON.stringify(v),
+      (v: unknown) => JSON.stringify(v, null, '\t'),
+      (v: unknown) => JSON.stringify(v, null, 4).replace(/\n/g, '\r\n'),
+    ];
+    const dir = path.join(data, 'cities');
+    const files = (await readdir(dir)).filter((f) => f.endsWith('.json'));
+    for (const [i, name] of files.entries()) {
+      const file = path.join(dir, name);
+      const layout = layouts[i % layouts.length] as (v: unknown) => string;
+      await writeFile(file, layout(JSON.parse(await readFile(file, 'utf8'))));
+    }
+    const units = { ...plannedUnits };
+    const again = await generate(opts);
+    expect(plannedUnits.made - units.made).toBe(2);
+    expect([again.rendered, again.changed]).toEqual([0, 0]);
+    for (const [rel, f] of await scanTree(out))
+      expect(f.mtimeMs, rel).toBe(before.get(rel)?.mtimeMs);
+
+    // A space inside a string is the record's own: Vancouver's pages are made again.
+    const file = path.join(dir, 'bc.json');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('"Vancouver is ', '"Vancouver  is '));
+    const edited = await generate(opts);
+    expect(edited.rendered).toBeGreaterThan(0);
+    expect((await scanTree(out)).get('vancouver/index.html')?.bytes).not.toBe(
+      before.get('vancouver/index.html')?.bytes,
+    );
+  });
 });

@@ -14,6 +14,12 @@ export class Fingerprints {
   private readonly known = new WeakMap<object, string>();
   private readonly plain = new Map<string, string>();
 
+  /**
+   * `given`: digests that already stand for objects (a city's record's, see
+   * Site.recordDigests), taken rather than the object hashed.
+   */
+  constructor(private readonly given?: WeakMap<object, string>) {}
+
   of(value: unknown): string {
     return Array.isArray(value) ? value.map((v) => this.item(v)).join('.') : this.item(value);
   }
@@ -29,7 +35,7 @@ export class Fingerprints {
       }
       return known;
     }
-    let known = this.known.get(value);
+    let known = this.given?.get(value) ?? this.known.get(value);
     if (known === undefined) {
       known = hash(value);
       fingerprinted.values++;

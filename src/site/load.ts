@@ -9,7 +9,7 @@ import { loadContent } from './load-content.js';
 import { loadFacts } from './load-facts.js';
 import { type Area, type City, createSite, type Site } from './model.js';
 import { PROVINCES, provinceByName } from './provinces.js';
-import { filesIn, isObject, parseRecord, readJson } from './read.js';
+import { filesIn, isObject, parseRecord, readJson, readJsonRecords } from './read.js';
 import {
   type AreaRecord,
   type CityRecord,
@@ -81,10 +81,12 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   const cities: City[] = [];
   const citySlugsIn = new Set<string>();
   const fileOf = new Map<City, string>();
+  const recordDigests = new WeakMap<City, string>();
   for (const file of cityFiles) {
     const shown = rel(file);
-    const raw = readJson(file, rel, issues);
-    if (raw === undefined) continue;
+    const read = readJsonRecords(file, rel, issues);
+    if (read === undefined) continue;
+    const { value: raw, digests } = read;
     if (!Array.isArray(raw)) {
       issues.push({
         file: shown,
@@ -107,6 +109,8 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
           const city = toCity(rec);
           cities.push(city);
           fileOf.set(city, shown);
+          const digest = digests?.[index];
+          if (digest !== undefined) recordDigests.set(city, digest);
         }
       }
     });
@@ -125,7 +129,15 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
 
   if (issues.length > 0 || !settings || !national || !content || !facts || !catalogue)
     throw new DataError(issues);
-  const site = createSite(settings, toNational(national), cities, content, facts, catalogue);
+  const site = createSite(
+    settings,
+    toNational(national),
+    cities,
+    recordDigests,
+    content,
+    facts,
+    catalogue,
+  );
   if (french) {
     const languages = site.languages as Map<Lang, Site>;
     languages.set('fr', frenchSite(site, french, rel, dataDir, issues));
@@ -253,6 +265,10 @@ function toAreas(areas: AreaRecord[]): Area[] {
   );
 }
 
+/**
+ * Of the record alone, and nothing else the data holds: the digest of the record's bytes stands
+ * for the city in page fingerprints (see Site.recordDigests).
+ */
 function toCity(rec: CityRecord): City {
   return {
     id: rec.id,

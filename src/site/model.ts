@@ -42,6 +42,13 @@ export interface Site {
   national: City;
   /** Real cities, most populous first (ties by name). */
   cities: City[];
+  /**
+   * A digest of each city's record as its data file holds it (see recordDigests). A city is made
+   * from its record's bytes alone (see toCity in load.ts), so a page's fingerprint may take the
+   * digest for the city rather than hash the city again. Another language's cities, made from
+   * more than their record, are not in it.
+   */
+  recordDigests: WeakMap<City, string>;
   /** Every city slug, `canada` included, to its city. */
   bySlug: ReadonlyMap<string, City>;
   /** Editorial content: testimonials, FAQs, services, process, legal pages, blog posts. */
@@ -69,6 +76,7 @@ export function createSite(
   settings: SiteSettings,
   national: City,
   cities: City[],
+  recordDigests: WeakMap<City, string>,
   content: Content,
   facts: Facts,
   catalogue: Catalogue,
@@ -79,6 +87,7 @@ export function createSite(
     settings,
     national,
     cities: sorted,
+    recordDigests,
     bySlug: bySlugOf(national, sorted),
     content,
     facts,
