@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FILES_THREAD_MIN, findFiles } from '../src/generate/files-found.js';
+import { FILES_THREAD_MIN_BYTES, findFiles } from '../src/generate/files-found.js';
 import {
   entryLine,
   type FileEntry,
@@ -78,14 +78,17 @@ describe('the files of the last output still there', () => {
       const image = /og:image" content="[^"]*\/(assets\/share-[^"]+\.png)"/.exec(toronto)?.[1];
       expect(image).toBeDefined();
       for (const rel of [...deleted, image as string]) await rm(path.join(out, rel));
-      // The last output as large as one the thread checks (FILES_THREAD_MIN): files it listed that
-      // are gone since, as after a city was dropped by hand.
-      const gone = Array.from({ length: FILES_THREAD_MIN }, (_, i) =>
-        entryLine([`gone-${i % 500}/${i}/index.html`, 1000, String(i)]),
-      );
+      // The last output as large as one the thread checks (FILES_THREAD_MIN_BYTES): files it
+      // listed that are gone since, as after a city was dropped by hand.
+      const gone: string[] = [];
+      for (let i = 0, bytes = 0; bytes < FILES_THREAD_MIN_BYTES; i++) {
+        gone.push(entryLine([`gone-${i % 500}/${i}/index.html`, 1000, String(i)]));
+        bytes += (gone.at(-1) as string).length + 1;
+      }
       await appendFile(manifestFile(out), `${gone.join('\n')}\n`);
-      // Large enough that a thread reads it too (see manifest-read.ts).
+      // Large enough that a thread reads it too (see manifest-read.ts), and one checks its files.
       expect(statSync(manifestFile(out)).size).toBeGreaterThanOrEqual(MANIFEST_THREAD_MIN_BYTES);
+      expect(statSync(manifestFile(out)).size).toBeGreaterThanOrEqual(FILES_THREAD_MIN_BYTES);
       if (key) {
         const [head, ...lines] = (await readFile(manifestFile(out), 'utf8')).split('\n');
         const header = { ...JSON.parse(head as string), key };

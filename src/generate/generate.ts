@@ -6,7 +6,7 @@ import { missingTrust, sampleData } from '../site/sample.js';
 import { type Audited, type AuditJob, dropAudit, finishAudit, startAudit } from './audit-step.js';
 import { recoverOutput } from './commit.js';
 import { commitBuild } from './commit-step.js';
-import { startFilesFound } from './files-found.js';
+import { type FilesSearch, startFilesFound } from './files-found.js';
 import { type InputOptions, type Inputs, loadInputs } from './inputs.js';
 import { keepUnchanged } from './keep-unchanged.js';
 import { manifestFile } from './manifest.js';
@@ -104,21 +104,22 @@ interface Built {
 async function buildAndCommit(options: GenerateOptions): Promise<Built> {
   // Render workers start first, so they load their copy of the site while this thread loads.
   const threads = renderThreads(options);
+  let files: FilesSearch | null = null;
   try {
     recoverOutput(options.outDir);
     // Read on another thread, when it is large, while this one loads the data.
     const reading = readPreviousManifest(options.outDir);
+    // Which of its files are still there, found on a third while this one loads and plans.
+    files = startFilesFound(options.outDir);
     const inputs = await loadInputs(options);
     const previous = await reading;
-    // Which of its files are still there, found on another thread while this one plans.
-    const found = startFilesFound(options.outDir, previous);
     const plan = planBuild(inputs, previous);
     if (options.publicDir) checkPublicPages(options.publicDir, inputs, plan);
     const staging = Staging.open(options.outDir, previous);
     // The audited pages' phrases, split as this thread renders them (see RenderedPhrases).
     const phrases = options.audit ? new RenderedPhrases(options.outDir) : null;
     try {
-      staging.takeFound(await found);
+      staging.takeFound(await files.found);
       const publicStamps = stageFiles(staging, inputs, previous);
       keepUnchanged(plan, staging);
       // Asked before the render, while the last manifest still has every page's line: a build
@@ -151,6 +152,7 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
       throw err;
     }
   } finally {
+    files?.stop();
     void threads.pool?.close();
   }
 }
