@@ -1,7 +1,7 @@
 // Lighthouse (mobile, default throttling) on the key pages of the bundled site; prints the four
 // category scores per page and exits 1 when any is below 100.
 // Usage: npm run audit [-- --runs 3]   (the median of several runs steadies the performance score)
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -15,7 +15,9 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 1;
 
-const dist = path.join(await mkdtemp(path.join(os.tmpdir(), 'claimsite-audit-')), 'dist');
+// A folder of its own, removed at the end: each run would otherwise leave a whole site behind.
+const tmp = await mkdtemp(path.join(os.tmpdir(), 'claimsite-audit-'));
+const dist = path.join(tmp, 'dist');
 await generate({ dataDir: path.resolve('data'), outDir: dist });
 const { server, url } = await startServer({ dir: dist, port: 0, host: '127.0.0.1', apiPath: null });
 const chrome = await chromeLauncher.launch({
@@ -62,6 +64,7 @@ try {
 } finally {
   await chrome.kill();
   server.close();
+  await rm(tmp, { recursive: true, force: true });
 }
 if (failed) {
   console.error('Some score is below 100.');
