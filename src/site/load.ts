@@ -266,7 +266,7 @@ function toAreas(areas: AreaRecord[]): Area[] {
 }
 
 /**
- * Of the record alone, and nothing else the data holds: the digest of the record's bytes stands
+ * Of the record alone, and nothing else the data holds: the digest of the record's tokens stands
  * for the city in page fingerprints (see Site.recordDigests).
  */
 function toCity(rec: CityRecord): City {

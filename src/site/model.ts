@@ -43,9 +43,9 @@ export interface Site {
   /** Real cities, most populous first (ties by name). */
   cities: City[];
   /**
-   * A digest of each city's record as its data file holds it (see recordDigests). A city is made
-   * from its record's bytes alone (see toCity in load.ts), so a page's fingerprint may take the
-   * digest for the city rather than hash the city again. Another language's cities, made from
+   * A digest of each city's record, of its tokens as its data file holds them (see RecordDigests).
+   * A city is made from its record alone (see toCity in load.ts), so a page's fingerprint may take
+   * the digest for the city rather than hash the city again. Another language's cities, made from
    * more than their record, are not in it.
    */
   recordDigests: WeakMap<City, string>;

@@ -17,8 +17,8 @@ export function readJson(file: string, rel: (f: string) => string, issues: DataI
 }
 
 /**
- * A JSON file that holds an array of records, and a digest of each record's bytes in the file,
- * in its order (see RecordDigests): null when the value is not such an array.
+ * A JSON file that holds an array of records, and a digest of each record's tokens as the file
+ * holds them, in its order (see RecordDigests): null when the value is not such an array.
  */
 export function readJsonRecords(
   file: string,
@@ -37,7 +37,8 @@ export function readJsonRecords(
  * as it is read. Not in one buffer the size of the file: glibc maps a large one apart from its
  * heap, and freeing it raises, for the rest of the process, the size below which it keeps freed
  * memory in its heap rather than give it back (its dynamic mmap threshold). At 100 times the
- * bundled data, a province's file of 18 MB left the build's peak about 50 MB higher.
+ * bundled data that threshold cost the rebuild under new code up to 50 MB of its peak (347 MiB
+ * with it pinned, 392-398 without); reading Ontario's 18 MB file in pieces took back about 10.
  */
 function readText(
   file: string,
