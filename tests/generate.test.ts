@@ -89,6 +89,7 @@ describe('generate', () => {
       await rm(out, { recursive: true, force: true });
       await rm(path.join(dir, '.dist.manifest.json'), { force: true });
       await rm(path.join(dir, '.dist.audit.json'), { force: true });
+      await rm(path.join(dir, '.dist.valid-records.json'), { force: true });
     };
     // Kill the real CLI at different moments. What the next build finds, once it has cleared
     // what the kill left (recoverOutput, its first step), is no folder or the whole new site.

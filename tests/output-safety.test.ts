@@ -165,12 +165,14 @@ describe('generate never touches what it did not write', () => {
       'dist/.well-known/security.txt was not written by claimsite, and this build would replace it',
     );
     expect(await scanTree(out)).toEqual(before);
-    // The first build's record, audit report and audit state, and nothing this one left.
+    // The first build's record, audit report and state and valid records, and nothing this one
+    // left.
     expect((await readdir(dir)).filter((n) => n.startsWith('.dist.')).sort()).toEqual([
       '.dist.audit-phrases.bin',
       '.dist.audit-state.bin',
       '.dist.audit.json',
       '.dist.manifest.json',
+      '.dist.valid-records.json',
     ]);
   });
 });

@@ -7,7 +7,7 @@ import { type Audited, type AuditJob, dropAudit, finishAudit, startAudit } from 
 import { recoverOutput } from './commit.js';
 import { commitBuild } from './commit-step.js';
 import { type FilesSearch, startFilesFound } from './files-found.js';
-import { type InputOptions, type Inputs, loadInputs } from './inputs.js';
+import { codeOf, type InputOptions, type Inputs, loadInputs } from './inputs.js';
 import { keepUnchanged } from './keep-unchanged.js';
 import { manifestFile } from './manifest.js';
 import { readPreviousManifest } from './manifest-read.js';
@@ -22,6 +22,7 @@ import { stageFiles } from './stage-files.js';
 import { type ShareImageCounts, stageBuildImages } from './stage-share-images.js';
 import { Staging } from './staging.js';
 import { startRenderPool } from './threads.js';
+import { readValidRecords, saveValidRecords } from './valid-records.js';
 
 export { FIRST_PAGE_MARK } from './render-pages.js';
 export { PARALLEL_MIN_PAGES } from './threads.js';
@@ -111,7 +112,11 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
     const reading = readPreviousManifest(options.outDir);
     // Which of its files are still there, found on a third while this one loads and plans.
     files = startFilesFound(options.outDir);
-    const inputs = await loadInputs(options);
+    const code = codeOf(options);
+    const inputs = await loadInputs({
+      ...options,
+      validRecords: readValidRecords(options.outDir, code),
+    });
     const previous = await reading;
     const plan = planBuild(inputs, previous);
     if (options.publicDir) checkPublicPages(options.publicDir, inputs, plan);
@@ -145,6 +150,7 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
         dropAudit(audit);
         throw err;
       }
+      saveValidRecords(options.outDir, code, inputs.site);
       return { result: resultOf(options, inputs, plan, staging, rendered, images), audit };
     } catch (err) {
       staging.abort();

@@ -42,7 +42,13 @@ export interface InputOptions {
   templates?: Record<RouteId, Template>;
   /** Identifies the templates and code; pages are reused only under the same one. Default: the CLI bundle's hash. */
   codeVersion?: string | null;
+  /** City records this code found valid before, not checked again (see LoadOptions.valid). */
+  validRecords?: ReadonlySet<string>;
 }
+
+/** The build's code version (see InputOptions.codeVersion). */
+export const codeOf = (options: InputOptions): string | null =>
+  options.codeVersion === undefined ? codeVersion() : options.codeVersion;
 
 /** Loads the data, the page list, the assets and the public files: every input of a build. */
 export async function loadInputs(options: InputOptions): Promise<Inputs> {
@@ -53,11 +59,12 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
   const site = await loadSite(options.dataDir, {
     baseUrl: options.baseUrl,
     baseUrlFrom: options.baseUrlFrom,
+    valid: options.validRecords,
   });
   const routes = options.routes ?? ROUTES;
   const assets = assetsOfSite(await client, site);
 
-  const version = options.codeVersion === undefined ? codeVersion() : options.codeVersion;
+  const version = codeOf(options);
   const share = shareImages(site);
   const publicFiles = listPublic(options.publicDir);
   return {

@@ -20,9 +20,15 @@ export function packageRoot(): string {
  */
 export function codeVersion(): string | null {
   if (!isCompiled()) return null;
-  const self = fileURLToPath(import.meta.url);
-  return createHash('sha256').update(readFileSync(self)).digest('hex').slice(0, 16);
+  // Read once: the build asks for it before its data loads and after.
+  version ??= createHash('sha256')
+    .update(readFileSync(fileURLToPath(import.meta.url)))
+    .digest('hex')
+    .slice(0, 16);
+  return version;
 }
+
+let version: string | undefined;
 
 /** True when running the compiled CLI (lib/cli.cjs), false when running from sources. */
 export function isCompiled(): boolean {

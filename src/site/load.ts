@@ -13,6 +13,7 @@ import { filesIn, isObject, parseRecord, readJson, readJsonRecords } from './rea
 import {
   type AreaRecord,
   type CityRecord,
+  cityRecordOf,
   citySchema,
   type NationalRecord,
   nationalSchema,
@@ -26,7 +27,17 @@ export interface LoadOptions {
   baseUrl?: string;
   /** Where the override came from, named when it is not a URL. Default: --base-url. */
   baseUrlFrom?: string;
+  /**
+   * Digests of city records (see RecordDigests) this code found valid before: such a record is
+   * made into its city without zod checking it again (see cityRecordOf). A record is valid or not
+   * by its tokens and the code alone. The checks of a city against the others and its file run
+   * for every record.
+   */
+  valid?: ReadonlySet<string>;
 }
+
+/** City records checked by zod since the process started: tests check which are skipped. */
+export const checkedRecords = { count: 0 };
 
 /**
  * Reads and validates the whole data folder. Every problem is collected and thrown together
@@ -101,15 +112,19 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
       const label =
         isObject(item) && typeof item.slug === 'string' && item.slug ? item.slug : `#${index + 1}`;
       if (isObject(item) && typeof item.slug === 'string') citySlugsIn.add(item.slug);
-      const rec = parseRecord(citySchema, item, shown, label, issues);
-      if (rec) {
+      const digest = digests?.[index];
+      const known = digest !== undefined && options.valid?.has(digest) === true;
+      if (!known) checkedRecords.count++;
+      // Made by one function whether zod checked it now or before, so that it makes one city.
+      const valid = known || parseRecord(citySchema, item, shown, label, issues) !== undefined;
+      if (valid) {
+        const rec = cityRecordOf(item as CityRecord);
         const fileIssues = checkCity(rec, file, shown);
         issues.push(...fileIssues);
         if (fileIssues.length === 0) {
           const city = toCity(rec);
           cities.push(city);
           fileOf.set(city, shown);
-          const digest = digests?.[index];
           if (digest !== undefined) recordDigests.set(city, digest);
         }
       }

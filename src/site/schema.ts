@@ -147,3 +147,50 @@ export type Source = z.infer<typeof sourceSchema>;
 export type NationalRecord = z.infer<typeof nationalSchema>;
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 export type Business = NonNullable<SiteSettings['business']>;
+
+/**
+ * A city record as citySchema makes it of one it accepts, made without checking it: the record
+ * of a city file is made into its city this way, checked by zod or not (see LoadOptions.valid),
+ * so that a record checked in an earlier build makes the same city. What the schema changes of
+ * a valid record: `text` trims; z.url trims and drops tabs and line breaks. Objects are made with
+ * their keys in the schema's order, as zod makes them (tests/site/schema.test.ts compares the two).
+ */
+export function cityRecordOf(raw: CityRecord): CityRecord {
+  const { descriptionSources, sources } = raw;
+  return {
+    id: raw.id.trim(),
+    name: raw.name.trim(),
+    slug: raw.slug.trim(),
+    province: raw.province,
+    provinceCode: raw.provinceCode,
+    population: raw.population,
+    coordinates: { lat: raw.coordinates.lat, lng: raw.coordinates.lng },
+    incorporationDate: raw.incorporationDate,
+    description: raw.description.trim(),
+    ...(descriptionSources && { descriptionSources: descriptionSources.map(sourceOf) }),
+    areas: raw.areas.map(areaOf),
+    ...(sources && {
+      sources: {
+        ...(sources.coordinates && { coordinates: sourceOf(sources.coordinates) }),
+        ...(sources.incorporationDate && {
+          incorporationDate: sourceOf(sources.incorporationDate),
+        }),
+        ...(sources.areas && { areas: sourceOf(sources.areas) }),
+      },
+    }),
+  };
+}
+
+const sourceOf = (source: Source): Source => ({
+  publisher: source.publisher.trim(),
+  url: source.url.trim().replace(/[\t\n\r]/g, ''),
+});
+
+const areaOf = (area: AreaRecord): AreaRecord =>
+  typeof area === 'string'
+    ? area.trim()
+    : {
+        name: area.name.trim(),
+        ...(area.description !== undefined && { description: area.description.trim() }),
+        source: sourceOf(area.source),
+      };
