@@ -109,6 +109,25 @@ describe('generate', () => {
     expect(await treeBytes(out)).toEqual(expected);
   });
 
+  it("clears what a killed build was writing beside the output, and not a running build's", async () => {
+    const dir = await tempDir();
+    const out = path.join(dir, 'dist');
+    // A process that has exited: its pid names a build that is no longer running.
+    const done = spawn(process.execPath, ['-e', '']);
+    const dead = done.pid as number;
+    await new Promise((r) => done.on('exit', r));
+    const running = process.ppid;
+    const aside = (pid: number) =>
+      ['manifest.json', 'audit-state.bin', 'valid-records.json'].map(
+        (name) => `.dist.${name}.${pid}.tmp`,
+      );
+    const others = ['.dist.valid-records.json', '.dist.manifest.json', '.dist.notes.1.tmp'];
+    for (const name of [...aside(dead), ...aside(running), ...others])
+      await writeFile(path.join(dir, name), 'x');
+    recoverOutput(out);
+    expect((await readdir(dir)).sort()).toEqual([...aside(running), ...others].sort());
+  });
+
   it('leaves the previous output, or the whole new one, when an incremental build is killed', async () => {
     const { data, out, lastmod, before, after } = await editedSite();
     for (const delay of [100, 200, 300, 450, 600]) {

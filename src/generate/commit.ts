@@ -48,9 +48,7 @@ export function recoverOutput(outDir: string): void {
       rmSync(path.join(parent, n), { force: true });
       continue;
     }
-    // What a killed build was writing aside (its manifest, its audit's phrases and state, the
-    // phrases of the pages it rendered), never renamed into place: <name>.<pid>.tmp.
-    if (/^(manifest\.json|audit-(phrases|state)\.bin|audit-rendered)\.\d+\.tmp$/.test(rest)) {
+    if (WRITTEN_ASIDE.test(rest)) {
       const writer = Number(rest.split('.').at(-2));
       if (!(Number.isInteger(writer) && writer !== process.pid && isAlive(writer)))
         rmSync(path.join(parent, n), { force: true });
@@ -62,6 +60,13 @@ export function recoverOutput(outDir: string): void {
     rmSync(path.join(parent, n), { recursive: true, force: true });
   }
 }
+
+/**
+ * What a killed build was writing aside (its manifest, its audit's phrases and state, the phrases
+ * of the pages it rendered, its valid records), never renamed into place: <name>.<pid>.tmp.
+ */
+const WRITTEN_ASIDE =
+  /^(manifest\.json|audit-(phrases|state)\.bin|audit-rendered|valid-records\.json)\.\d+\.tmp$/;
 
 /** Applies a decided commit; safe to run again on a commit that was partly applied. */
 function applyJournal(out: string, journal: Journal): void {

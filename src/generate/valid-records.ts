@@ -2,6 +2,7 @@ import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Site } from '../site/model.js';
 import { readJson } from '../site/read.js';
+import { siblingName } from './commit.js';
 
 /**
  * The city records the last build found valid, kept beside the output folder as the manifest is:
@@ -11,10 +12,7 @@ import { readJson } from '../site/read.js';
  * about 30 µs a record, 0.3-0.5 s of a one-city edit at 100x).
  */
 export const validRecordsFile = (outDir: string) =>
-  path.join(
-    path.dirname(path.resolve(outDir)),
-    `.${path.basename(path.resolve(outDir))}.valid-records.json`,
-  );
+  siblingName(path.resolve(outDir), 'valid-records.json');
 
 interface ValidRecords {
   format: typeof FORMAT;

@@ -153,7 +153,7 @@ export type Business = NonNullable<SiteSettings['business']>;
  * of a city file is made into its city this way, checked by zod or not (see LoadOptions.valid),
  * so that a record checked in an earlier build makes the same city. What the schema changes of
  * a valid record: `text` trims; z.url trims and drops tabs and line breaks. Objects are made with
- * their keys in the schema's order, as zod makes them (tests/site/schema.test.ts compares the two).
+ * their keys in the schema's order, as zod makes them (tests/valid-records.test.ts compares the two).
  */
 export function cityRecordOf(raw: CityRecord): CityRecord {
   const { descriptionSources, sources } = raw;
