@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import {
+  AuditFailed,
+  auditReportFile,
+  auditSite,
+  auditSummary,
+  indexablePages,
+  writeAuditReport,
+} from '../audit/site-audit.js';
+import { buildPages } from '../pages.js';
+import { displayPath } from '../site/display-path.js';
+import { loadSite } from '../site/load.js';
+import { type CommandContext, parsePath } from './context.js';
+
+/** `claimsite audit`: the content audit of a built site. */
+export function registerAudit(program: Command, { io, bundledData }: CommandContext) {
+  program
+    .command('audit')
+    .description(
+      'measure how much of each indexable page of a built site is its own, and find near-duplicates',
+    )
+    .option('--data <dir>', 'data folder the site was built from', parsePath, bundledData)
+    .option('--dir <dir>', 'built folder', parsePath, 'dist')
+    .option('--strict', 'exit 1 if a page breaks the thresholds')
+    .action(async (opts: { data: string; dir: string; strict?: boolean }) => {
+      const site = await loadSite(opts.data);
+      const report = auditSite(indexablePages(buildPages(site)), (file) => {
+        const at = path.join(opts.dir, file);
+        if (!existsSync(at))
+          throw new Error(
+            `${displayPath(at)} is missing: build the site first (claimsite generate --data ${displayPath(opts.data)} --out ${displayPath(opts.dir)})`,
+          );
+        return at;
+      });
+      const file = auditReportFile(opts.dir);
+      writeAuditReport(file, report);
+      io.out(`${auditSummary(report)}  Report: ${displayPath(file)}\n`);
+      if (opts.strict && report.failures.length > 0)
+        throw new AuditFailed(report, displayPath(file));
+    });
+}

@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { buildPages } from '../pages.js';
+import { displayPath } from '../site/display-path.js';
+import { formatWhole } from '../site/format.js';
+import { loadSite } from '../site/load.js';
+import { PROVINCES } from '../site/provinces.js';
+import { missingTrust, sampleData, sampleNotice, trustNotice } from '../site/sample.js';
+import { baseUrlFrom, baseUrlOption, type CommandContext, parsePath } from './context.js';
+
+/** `claimsite validate`: checks the data set and says what it holds, writing nothing. */
+export function registerValidate(program: Command, { io, bundledData }: CommandContext) {
+  program
+    .command('validate')
+    .description('check the data set and report what it holds, writing nothing')
+    .option('--data <dir>', 'data folder', parsePath, bundledData)
+    .addOption(baseUrlOption())
+    .action(async (opts: { data: string; baseUrl?: string }, cmd: Command) => {
+      // The same site URL generate would use, so that what validates also builds.
+      const site = await loadSite(opts.data, {
+        baseUrl: opts.baseUrl,
+        baseUrlFrom: baseUrlFrom(cmd),
+      });
+      const pages = buildPages(site);
+      const areas = site.cities.reduce((n, c) => n + c.areas.length, 0);
+      const lines = PROVINCES.map((p) => {
+        const n = site.cities.filter((c) => c.provinceCode === p.code).length;
+        return `  ${p.name.padEnd(28)} ${String(n).padStart(4)}`;
+      });
+      io.out(
+        [
+          `Data OK: ${displayPath(opts.data)}`,
+          'Cities per province and territory:',
+          ...lines,
+          `  ${'Total'.padEnd(28)} ${String(site.cities.length).padStart(4)}`,
+          `Areas: ${formatWhole(areas)} in cities, ${site.national.areas.length} provinces and territories under ${site.national.slug}`,
+          `Pages: ${formatWhole(pages.length)} (${formatWhole(pages.filter((p) => p.sitemap).length)} indexable)`,
+          '',
+        ].join('\n') +
+          sampleNotice(sampleData(site)) +
+          trustNotice(missingTrust(site)),
+      );
+    });
+}
