@@ -110,6 +110,10 @@ export async function main(
       `render on n more threads, 0 to render and write on one (default: with 4 or more cores, one per core but two, up to 3, from ${formatWhole(PARALLEL_MIN_PAGES)} pages to render)`,
       parseCount,
     )
+    .option(
+      '--precompress',
+      'write a brotli (.br) and a gzip (.gz) file beside each HTML, CSS, JS, XML and SVG file, for claimsite serve to send',
+    )
     .action(async (opts: GenerateFlags, cmd: Command) => {
       let lastDraw = 0;
       const result = await generate({
@@ -120,6 +124,7 @@ export async function main(
         baseUrlFrom: baseUrlFrom(cmd),
         workers: opts.workers,
         audit: opts.strict ? 'strict' : opts.audit ? 'report' : undefined,
+        precompress: opts.precompress,
         ...extras,
         onProgress:
           io.tty && !opts.quiet
@@ -448,6 +453,7 @@ interface GenerateFlags {
   /** false with --no-audit. */
   audit: boolean;
   strict?: boolean;
+  precompress?: boolean;
 }
 
 /** The public folder: the default is used when it exists, one named on the command line must. */
