@@ -1,4 +1,4 @@
-import { mkdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -92,6 +92,7 @@ describe('claimsite serve', () => {
     await symlink(path.join(outside, 'secret.txt'), path.join(dist, 'leak.txt'));
     await symlink(outside, path.join(dist, 'elsewhere'));
     await symlink(path.join(dist, 'robots.txt'), path.join(dist, 'robots-link.txt'));
+    await symlink(path.join(dist, 'toronto'), path.join(dist, 'toronto-link'));
     await mkdir(path.join(dist, 'files'));
     for (const name of ['app.mjs', 'site.webmanifest', 'guide.pdf', 'map.gif'])
       await writeFile(path.join(dist, 'files', name), 'x');
@@ -199,6 +200,9 @@ describe('claimsite serve', () => {
     const inside = await get(base, '/robots-link.txt');
     expect(inside.status).toBe(200);
     expect(inside.body).toBe(await readFile(path.join(dist, 'robots.txt'), 'utf8'));
+    const folder = await get(base, '/toronto-link/about/');
+    expect(folder.status).toBe(200);
+    expect(folder.body).toContain('About Our Public Adjusters in Toronto');
   });
 
   it('never redirects to another host: //x and /\\x are no protocol-relative locations', async () => {
@@ -338,6 +342,11 @@ describe('claimsite serve', () => {
         expect(body.equals(plain.bytes), `${p} ${accept}`).toBe(true);
       }
     }
+    // A form missing: the next one the browser takes.
+    await rm(path.join(dist, 'faq/index.html.br'));
+    const faq = await get(base, '/faq/', 'GET', { 'Accept-Encoding': 'gzip, deflate, br, zstd' });
+    expect(faq.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(faq.bytes).equals((await get(base, '/faq/')).bytes)).toBe(true);
     const page = await get(base, '/toronto/', 'GET', { 'Accept-Encoding': 'br' });
     expect(page.bytes.length).toBeLessThan((await get(base, '/toronto/')).bytes.length / 3);
     const head = await get(base, '/toronto/', 'HEAD', { 'Accept-Encoding': 'br' });

@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { type HeaderRule, headersFor, parseHeadersFile } from './headers-file.js';
@@ -60,8 +60,7 @@ export function createStaticHandler(dir: string, options: StaticOptions = {}) {
   const base = basePathOf(options.basePath);
   const headerRules = cachedHeaderRules(path.join(root, '_headers'));
   const inside = insideRoot(root);
-  const isFile = (rel: string) =>
-    !HOST_CONFIG.has(rel) && servableRel(rel) && inside(path.join(root, rel));
+  const isFile = (rel: string) => !HOST_CONFIG.has(rel) && servableRel(rel) && inside(rel);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
@@ -144,20 +143,35 @@ function redirect(
 }
 
 /**
- * Whether a path is a file inside `root` once every symbolic link on the way is followed: a
- * link out of the folder is served as nothing, like a missing file. The root's own real path is
- * looked up again when a file seems outside it (the folder may have been replaced meanwhile).
+ * Whether a file of the site (a path relative to `root`, forward slashes) is a file inside the
+ * folder once every symbolic link on the way is followed: a link out of it is served as nothing,
+ * like a missing file. Each segment is looked at without following it (one lstat a segment, the
+ * site's paths being a few deep); only a path with a link on it pays for its real path, and the
+ * root's own is looked up again when a file seems outside it (the folder may be a link replaced
+ * meanwhile, as a deploy does).
  */
-function insideRoot(root: string): (file: string) => boolean {
+function insideRoot(root: string): (rel: string) => boolean {
   let realRoot = '';
   const within = (real: string) => real.startsWith(realRoot) && real[realRoot.length] === path.sep;
-  return (file) => {
+  const linkedInside = (file: string) => {
+    if (!statSync(file).isFile()) return false;
+    const real = realpathSync.native(file);
+    if (realRoot && within(real)) return true;
+    realRoot = realpathSync.native(root);
+    return within(real);
+  };
+  return (rel) => {
     try {
-      if (!statSync(file).isFile()) return false;
-      const real = realpathSync.native(file);
-      if (realRoot && within(real)) return true;
-      realRoot = realpathSync.native(root);
-      return within(real);
+      const segments = rel.split('/');
+      let at = root;
+      for (const [i, segment] of segments.entries()) {
+        at += path.sep + segment;
+        const info = lstatSync(at);
+        if (info.isSymbolicLink()) return linkedInside(path.join(root, rel));
+        if (i === segments.length - 1) return info.isFile();
+        if (!info.isDirectory()) return false;
+      }
+      return false;
     } catch {
       // Missing, or a path through a file (ENOTDIR).
       return false;
