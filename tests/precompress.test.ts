@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -149,6 +149,25 @@ describe('generate --precompress', () => {
     const again = await generate({ dataDir: data, outDir: out, ...opts });
     expect(again.changed).toBe(1);
     expect(await treeBytes(out)).toEqual(made);
+  });
+
+  it("leaves the owner's own compressed file from public/ as it is, and compresses once it is gone", async () => {
+    const { dir, data, out } = await dataCopy(FIXTURE_DATA);
+    const publicDir = path.join(dir, 'public');
+    await mkdir(publicDir);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg">${'<circle r="1"/>'.repeat(200)}</svg>`;
+    await writeFile(path.join(publicDir, 'badge.svg'), svg);
+    await writeFile(path.join(publicDir, 'badge.svg.br'), 'the owner made this');
+    await generate({ dataDir: data, outDir: out, publicDir, ...opts });
+    expect(await readFile(path.join(out, 'badge.svg.br'), 'utf8')).toBe('the owner made this');
+    expect(gunzipSync(await readFile(path.join(out, 'badge.svg.gz'))).toString()).toBe(svg);
+    await rm(path.join(publicDir, 'badge.svg.br'));
+    await generate({ dataDir: data, outDir: out, publicDir, ...opts });
+    expect(brotliDecompressSync(await readFile(path.join(out, 'badge.svg.br'))).toString()).toBe(
+      svg,
+    );
+    await generate({ dataDir: data, outDir: path.join(dir, 'full'), publicDir, ...opts });
+    expectSameBytes(await scanTree(out), await scanTree(path.join(dir, 'full')));
   });
 
   it('stages every form with the pages: a build that fails while compressing leaves the last output as it was', async () => {

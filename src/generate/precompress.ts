@@ -67,10 +67,12 @@ const IN_FLIGHT = 8;
 
 /**
  * Whether the last build's compressed form can stay: it wrote one (and it is still there), or
- * wrote none because it was no smaller.
+ * wrote none because it was no smaller. One the public folder provided then is the owner's old
+ * file, not a form of this one.
  */
 function keepable(staging: Staging, previous: PreviousManifest | null, rel: string): boolean {
-  return !previous?.has(rel) || staging.keepPage(rel);
+  if (!previous?.has(rel)) return true;
+  return previous.header.public[rel] === undefined && staging.keepPage(rel);
 }
 
 function keepForms(staging: Staging, rel: string, forms: readonly { suffix: string }[]): void {
