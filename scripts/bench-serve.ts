@@ -54,13 +54,14 @@ try {
   );
   if (built.status !== 0) throw new Error('the build failed');
 
+  // Each on a free port, read from the line it prints when it listens.
   const servers = [
     {
       name: 'claimsite serve',
-      port: 4611,
-      args: [bin, 'serve', '--dir', dist, '--port', '4611', '--no-api'],
+      url: '',
+      args: [bin, 'serve', '--dir', dist, '--port', '0', '--no-api'],
     },
-    { name: 'sirv', port: 4612, args: [path.join(root, 'scripts/sirv-server.mjs'), dist, '4612'] },
+    { name: 'sirv', url: '', args: [path.join(root, 'scripts/sirv-server.mjs'), dist, '0'] },
   ];
   for (const s of servers) {
     const child = spawn(process.execPath, s.args, {
@@ -68,8 +69,11 @@ try {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);
-    await new Promise<void>((resolve, reject) => {
-      child.stdout?.once('data', () => resolve());
+    s.url = await new Promise<string>((resolve, reject) => {
+      child.stdout?.on('data', (c: Buffer) => {
+        const at = /at (http:\/\/[\d.]+:\d+)/.exec(c.toString())?.[1];
+        if (at) resolve(at);
+      });
       child.once('exit', (code) => reject(new Error(`${s.name} exited (${code})`)));
     });
   }
@@ -84,13 +88,12 @@ try {
     const headers: Record<string, string> = c.encoding ? { 'Accept-Encoding': c.encoding } : {};
     const bodies = [];
     for (const s of servers)
-      bodies.push(await check(`http://127.0.0.1:${s.port}${page}`, headers, c.encoding, s.name));
+      bodies.push(await check(`${s.url}${page}`, headers, c.encoding, s.name));
     if (!bodies[0]?.plain.equals(bodies[1]?.plain ?? Buffer.alloc(0)))
       throw new Error(`${page} (${c.label}): the two servers sent different pages`);
     const rps: number[][] = servers.map(() => []);
     for (let run = 0; run < runs; run++)
-      for (const [i, s] of servers.entries())
-        rps[i]?.push(wrk(`http://127.0.0.1:${s.port}${page}`, c.encoding));
+      for (const [i, s] of servers.entries()) rps[i]?.push(wrk(`${s.url}${page}`, c.encoding));
     const [ours = [], theirs = []] = rps;
     const ratios = ours.map((r, i) => r / (theirs[i] ?? Number.NaN));
     rows.push([
@@ -133,7 +136,8 @@ async function check(
   // node:http, not fetch, which decodes what it receives.
   const res = await new Promise<{ status: number; got: string | undefined; sent: Buffer }>(
     (resolve, reject) =>
-      get(url, { headers }, (r) => {
+      // A connection of its own: a kept-alive one from the last case would be closed by now.
+      get(url, { headers, agent: false }, (r) => {
         const chunks: Buffer[] = [];
         r.on('data', (c: Buffer) => chunks.push(c));
         r.on('end', () =>
@@ -143,7 +147,7 @@ async function check(
             sent: Buffer.concat(chunks),
           }),
         );
-      }).on('error', reject),
+      }).on('error', (err) => reject(new Error(`${name}: GET ${url}: ${err.message}`))),
   );
   const { status, got, sent } = res;
   if (status !== 200 || (got ?? null) !== encoding)
