@@ -24,6 +24,7 @@ interface GenerateFlags {
   /** false with --no-audit. */
   audit: boolean;
   strict?: boolean;
+  precompress?: boolean;
 }
 
 /** `claimsite generate`: the whole site into the output folder. */
@@ -51,6 +52,10 @@ export function registerGenerate(program: Command, { io, bundledData, extras }: 
       `render on n more threads, 0 to render and write on one (default: with 4 or more cores, one per core but two, up to 3, from ${formatWhole(PARALLEL_MIN_PAGES)} pages to render)`,
       parseCount,
     )
+    .option(
+      '--precompress',
+      'write a brotli (.br) and a gzip (.gz) file beside each HTML, CSS, JS, XML and SVG file, for claimsite serve to send',
+    )
     .action(async (opts: GenerateFlags, cmd: Command) => {
       let lastDraw = 0;
       const result = await generate({
@@ -61,6 +66,7 @@ export function registerGenerate(program: Command, { io, bundledData, extras }: 
         baseUrlFrom: baseUrlFrom(cmd),
         workers: opts.workers,
         audit: opts.strict ? 'strict' : opts.audit ? 'report' : undefined,
+        precompress: opts.precompress,
         ...extras,
         onProgress:
           io.tty && !opts.quiet

@@ -24,7 +24,11 @@ export function commitBuild(
   plan: Plan,
   staging: Staging,
   previous: PreviousManifest | null,
-  made: { publicStamps: ManifestHeader['public']; dates: readonly string[] },
+  made: {
+    publicStamps: ManifestHeader['public'];
+    dates: readonly string[];
+    precompressed?: string;
+  },
 ): void {
   const gone = staging.target.incremental
     ? [...(previous?.unmarked((rel) => staging.extras.has(rel)) ?? [])]
@@ -37,6 +41,7 @@ export function commitBuild(
         public: made.publicStamps,
         nearby: { key: plan.nearby.key, lists: nearbySlugs(inputs.site, NEARBY) },
         units: unitLines(plan),
+        ...(made.precompressed ? { precompressed: made.precompressed } : {}),
       }),
       manifestLines(plan, staging, made.dates),
     ),

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AuditReport } from '../audit/audit.js';
 import { RenderedPhrases } from '../audit/rendered-phrases.js';
+import { COMPRESSOR } from '../compression.js';
 import { missingTrust, sampleData } from '../site/sample.js';
 import { type Audited, type AuditJob, dropAudit, finishAudit, startAudit } from './audit-step.js';
 import { recoverOutput } from './commit.js';
@@ -14,6 +15,7 @@ import { readPreviousManifest } from './manifest-read.js';
 import { guardOutput, KEPT_ENTRIES, type Protected, projectRoot } from './output-guard.js';
 import { LastDates, pageDates } from './page-dates.js';
 import { type Plan, planBuild } from './plan.js';
+import { stagePrecompressed } from './precompress.js';
 import { checkPublicPages } from './public-files.js';
 import { renderPages } from './render-pages.js';
 import { packageRoot } from './root.js';
@@ -45,6 +47,11 @@ export interface GenerateOptions extends InputOptions {
    * system's cache folder).
    */
   cacheDir?: string | null;
+  /**
+   * Write a brotli and a gzip form beside every HTML, CSS, JS, XML and SVG file, for
+   * `claimsite serve` to send (see precompress.ts). Default: none.
+   */
+  precompress?: boolean;
 }
 
 export interface GenerateResult {
@@ -143,9 +150,14 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
       const images = await stageBuildImages(staging, inputs, plan, options.cacheDir);
       const dates = pageDates(plan.indexable, plan.state, lastDates, inputs.lastmod);
       stageSitemap(staging, inputs.site, plan.indexable, dates, inputs.lastmod);
+      if (options.precompress) await stagePrecompressed(staging, plan, previous);
       const audit = startAudit(options.audit, options.outDir, plan, staging, phrases);
       try {
-        commitBuild(options.outDir, inputs, plan, staging, previous, { publicStamps, dates });
+        commitBuild(options.outDir, inputs, plan, staging, previous, {
+          publicStamps,
+          dates,
+          precompressed: options.precompress ? COMPRESSOR : undefined,
+        });
       } catch (err) {
         dropAudit(audit);
         throw err;

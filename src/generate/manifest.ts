@@ -23,6 +23,8 @@ export interface ManifestHeader {
   nearby?: { key: string; lists: Record<string, string[]> };
   /** Each city's pages, by the city's slug (see UnitLine). */
   units?: Record<string, UnitLine>;
+  /** What compressed the `.br` and `.gz` files it lists (see COMPRESSOR); absent for none. */
+  precompressed?: string;
 }
 
 /**

@@ -32,6 +32,8 @@ export class Staging {
   private readonly others: StagedFiles[] = [];
   /** The files of the new output that are not pages (see PageState for those), and their sizes. */
   private readonly extra = new Map<string, number>();
+  /** Those of them whose bytes the commit changes (new, or other bytes than the output's). */
+  private readonly rewritten = new Set<string>();
   /** Whether each of the previous build's files is in the output folder (see takeFound). */
   private found: Uint8Array | null = null;
   /** Set once the journal is in place: from then on the commit belongs to the next build too. */
@@ -57,11 +59,22 @@ export class Staging {
     return new Staging({ outDir: out, dir, incremental }, incremental ? previous : null);
   }
 
-  /** A file of the new output that is not a page. */
-  put(rel: string, data: string | Uint8Array): void {
+  /** A file of the new output that is not a page: whether the commit changes its file. */
+  put(rel: string, data: string | Uint8Array): boolean {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     this.record(rel, bytes.byteLength);
-    this.own.put(rel, bytes, this.owns(rel));
+    if (!this.own.put(rel, bytes, this.owns(rel))) return false;
+    this.rewritten.add(rel);
+    // Once staged names are looked up, a file staged later is found too.
+    const moves = this.own.result().moves;
+    if (this.staged && this.target.incremental)
+      this.staged.set(rel, moves[moves.length - 1]?.[0] ?? '');
+    return true;
+  }
+
+  /** Whether the commit changes the file of an extra (see extras): put with other bytes. */
+  rewrote(rel: string): boolean {
+    return this.rewritten.has(rel);
   }
 
   /** A page, rendered on this thread: whether the commit changes its file. */

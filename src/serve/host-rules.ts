@@ -63,9 +63,10 @@ export function hostAnswer(
 
 function notFound(host: Host, pathname: string, isFile: (rel: string) => boolean): HostAnswer {
   if (host === 'cloudflare-pages') {
-    const folders = pathname.split('/').slice(1, -1);
-    for (let n = folders.length; n > 0; n--) {
-      const file = `${folders.slice(0, n).join('/')}/404.html`;
+    // Each folder on the path, deepest first (`/a/b/c`: a/b, then a): one look a folder, each
+    // name cut from the path as it is, never joined again from its parts.
+    for (let end = pathname.lastIndexOf('/'); end > 0; end = pathname.lastIndexOf('/', end - 1)) {
+      const file = `${pathname.slice(1, end)}/404.html`;
       if (isFile(file)) return { status: 404, file };
     }
   }

@@ -9,6 +9,8 @@ import { createLeadService, type LeadHandler } from '../lead/handler.js';
 import type { Log } from '../lead/log.js';
 import { handleNode } from '../lead/node.js';
 import type { LeadStore } from '../lead/store.js';
+import { applyLimits, limitsOf, type ServerLimits, serverOptions } from './limits.js';
+import { refuseBadHost } from './request-checks.js';
 import { createStaticHandler } from './static.js';
 import {
   EVENTS_PATH,
@@ -33,6 +35,10 @@ export interface ServeOptions {
   watcher?: Watcher;
   /** The outbox the health route reports on; by default the environment's (LEAD_OUTBOX_PATH). */
   outboxPath?: string;
+  /** Where the site is served (see StaticOptions.basePath); default `/`. */
+  basePath?: string;
+  /** Timeouts and the connection cap; DEFAULT_LIMITS for what is not given. */
+  limits?: Partial<ServerLimits>;
 }
 
 /** Where a process serving the endpoint reports its health (a container's HEALTHCHECK). */
@@ -47,12 +53,17 @@ export const HEALTH_PATH = '/api/health';
 export async function startServer(
   options: ServeOptions,
 ): Promise<{ server: Server; url: string; urls: string[] }> {
-  const serveStatic = createStaticHandler(options.dir, options.watcher ? RELOAD_SCRIPT : undefined);
+  const serveStatic = createStaticHandler(options.dir, {
+    basePath: options.basePath,
+    inject: options.watcher ? RELOAD_SCRIPT : undefined,
+  });
+  const limits = limitsOf(options.limits);
   const apiPath = options.apiPath === undefined ? '/api/lead' : options.apiPath;
   let lead: LeadHandler | undefined = options.leadHandler;
   let retries: { stop(): void } | undefined;
   const store = new FileLeadStore(options.outboxPath ?? configFromEnv().outboxPath);
-  const server = createServer((req, res) => {
+  const server = createServer(serverOptions(limits), (req, res) => {
+    if (refuseBadHost(req, res)) return;
     const path = (req.url ?? '/').split('?')[0];
     if (options.watcher && path === EVENTS_PATH) return options.watcher.events(req, res);
     if (options.watcher && path === RELOAD_SCRIPT_PATH) {
@@ -74,6 +85,7 @@ export async function startServer(
       res.end();
     });
   });
+  applyLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

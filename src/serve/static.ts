@@ -1,34 +1,33 @@
-import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { type HeaderRule, headersFor, parseHeadersFile } from './headers-file.js';
 import { hostAnswer } from './host-rules.js';
+import {
+  depthOf,
+  MAX_DEPTH,
+  MAX_PATH_BYTES,
+  refuseBadHost,
+  servableRel,
+} from './request-checks.js';
+import { sendFile } from './send-file.js';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json; charset=utf-8',
-};
-
-export function contentType(file: string): string {
-  return TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-}
+export { contentType } from './send-file.js';
 
 /** Files the hosts read as configuration and never serve. */
 const HOST_CONFIG = new Set(['_headers', '_redirects']);
+
+export interface StaticOptions {
+  /**
+   * Where the site is served: `/` (the default), or a path such as `/myrepo/` for a site whose
+   * URL has one (a GitHub Pages project site). Paths outside it answer 404; the path itself
+   * without its last slash redirects to it. The folder's `_headers` rules match the path inside
+   * the site, as a host serving the folder at its root would.
+   */
+  basePath?: string;
+  /** Markup added before </body> of every HTML answer (watch mode's reload script). */
+  inject?: string;
+}
 
 /**
  * The request path decoded, or null for one that is malformed or could leave the root: checked
@@ -50,62 +49,148 @@ export function safePath(rawPath: string): string | null {
 /**
  * A request handler serving a built site folder the way Cloudflare Pages serves it (the
  * strictest of the common hosts, see host-rules.ts): `/x/` is the page, `/x` and
- * `/x/index.html` redirect to it, unknown paths get 404.html with status 404, and the folder's
- * `_headers` rules apply to every answer. `inject` is markup added before </body> of every HTML
- * answer (watch mode's reload script).
+ * `/x/index.html` redirect to it, unknown paths get the nearest 404.html with status 404, and
+ * the folder's `_headers` rules apply to every answer. Fit for the open internet: only files
+ * inside the folder, no dotfiles but `.well-known`, bounded paths, a Host that is one, and what
+ * `send` gives a file (ETag, Last-Modified, 304, Range), with the `.br` and `.gz` files of
+ * `generate --precompress` sent to browsers that accept them (see send-file.ts).
  */
-export function createStaticHandler(dir: string, inject?: string) {
+export function createStaticHandler(dir: string, options: StaticOptions = {}) {
   const root = path.resolve(dir);
+  const base = basePathOf(options.basePath);
   const headerRules = cachedHeaderRules(path.join(root, '_headers'));
-  const isFile = (rel: string) => !HOST_CONFIG.has(rel) && isFileAt(path.join(root, rel));
+  const inside = insideRoot(root);
+  const isFile = (rel: string) => !HOST_CONFIG.has(rel) && servableRel(rel) && inside(rel);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Method Not Allowed\n');
       return;
     }
-    const [rawPath = '/', query] = (req.url ?? '/').split(/\?(.*)/s);
+    if (refuseBadHost(req, res)) return;
+    const url = req.url ?? '/';
+    const mark = url.indexOf('?');
+    const rawPath = mark < 0 ? url : url.slice(0, mark);
+    const query = mark < 0 ? '' : url.slice(mark);
+    if (rawPath.length > MAX_PATH_BYTES) {
+      res.writeHead(414, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('URI Too Long\n');
+      return;
+    }
     const decoded = safePath(rawPath);
     if (decoded === null) {
       res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Bad Request\n');
       return;
     }
-    const answer = hostAnswer('cloudflare-pages', decoded, isFile);
-    const headers = Object.fromEntries(headersFor(headerRules(), rawPath));
-    if ('location' in answer) {
-      res.writeHead(answer.status, {
-        ...headers,
-        Location: encodeURI(answer.location) + (query ? `?${query}` : ''),
-      });
-      res.end();
-      return;
-    }
+    const rules = headerRules();
+    const inSite = decoded.startsWith(base);
+    if (!inSite && `${decoded}/` === base)
+      return redirect(res, base, query, headersFor(rules, '/'));
+    // The path inside the site: what the host rules and the _headers patterns see.
+    const sitePath = inSite ? decoded.slice(base.length - 1) : null;
+    const headers = headersFor(
+      rules,
+      rawPath.startsWith(base) ? rawPath.slice(base.length - 1) : (sitePath ?? rawPath),
+    );
+    const answer =
+      sitePath !== null && depthOf(sitePath) <= MAX_DEPTH
+        ? hostAnswer('cloudflare-pages', sitePath, isFile)
+        : { status: 404 as const, file: isFile('404.html') ? '404.html' : null };
+    if ('location' in answer) return redirect(res, base + answer.location.slice(1), query, headers);
     if (answer.file === null) {
-      res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.writeHead(404, {
+        ...Object.fromEntries(headers),
+        'Content-Type': 'text/plain; charset=utf-8',
+      });
       res.end('Not Found\n');
       return;
     }
-    const file = path.join(root, answer.file);
-    const size = statSync(file).size;
-    return send(req, res, file, size, answer.status, headers, inject);
+    return sendFile(req, res, {
+      root,
+      rel: answer.file,
+      status: answer.status,
+      headers,
+      inject: options.inject,
+      isFile,
+    });
   };
 }
 
-/** True for a file; false for anything else, including a path through a file (ENOTDIR). */
-function isFileAt(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
+/** `basePath` with a slash at each end: `/`, `/myrepo/`. */
+function basePathOf(basePath = '/'): string {
+  const trimmed = basePath.replace(/^\/+|\/+$/g, '');
+  return trimmed ? `/${trimmed}/` : '/';
 }
 
-/** The `_headers` rules, read again whenever the file changes (a rebuild in watch mode). */
+/**
+ * A redirect to a path of the site, the query kept. The location is always a path that starts
+ * with one slash: `//x` or `/\x` would be read by a browser as another host.
+ */
+function redirect(
+  res: ServerResponse,
+  location: string,
+  query: string,
+  headers: Map<string, string>,
+): void {
+  if (!/^\/(?![/\\])/.test(location)) {
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('Not Found\n');
+    return;
+  }
+  res.writeHead(308, { ...Object.fromEntries(headers), Location: encodeURI(location) + query });
+  res.end();
+}
+
+/**
+ * Whether a file of the site (a path relative to `root`, forward slashes) is a file inside the
+ * folder once every symbolic link on the way is followed: a link out of it is served as nothing,
+ * like a missing file. Each segment is looked at without following it (one lstat a segment, the
+ * site's paths being a few deep); only a path with a link on it pays for its real path, and the
+ * root's own is looked up again when a file seems outside it (the folder may be a link replaced
+ * meanwhile, as a deploy does).
+ */
+function insideRoot(root: string): (rel: string) => boolean {
+  let realRoot = '';
+  const within = (real: string) => real.startsWith(realRoot) && real[realRoot.length] === path.sep;
+  const linkedInside = (file: string) => {
+    if (!statSync(file).isFile()) return false;
+    const real = realpathSync.native(file);
+    if (realRoot && within(real)) return true;
+    realRoot = realpathSync.native(root);
+    return within(real);
+  };
+  return (rel) => {
+    try {
+      const segments = rel.split('/');
+      let at = root;
+      for (const [i, segment] of segments.entries()) {
+        at += path.sep + segment;
+        const info = lstatSync(at);
+        if (info.isSymbolicLink()) return linkedInside(path.join(root, rel));
+        if (i === segments.length - 1) return info.isFile();
+        if (!info.isDirectory()) return false;
+      }
+      return false;
+    } catch {
+      // Missing, or a path through a file (ENOTDIR).
+      return false;
+    }
+  };
+}
+
+/**
+ * The `_headers` rules, read again whenever the file changes (a rebuild in watch mode): looked at
+ * once a second at most: one file-system call a request fewer.
+ */
 function cachedHeaderRules(file: string): () => HeaderRule[] {
   let seen = '';
   let rules: HeaderRule[] = [];
+  let checked = -Infinity;
   return () => {
+    const now = performance.now();
+    if (now - checked < RULES_CHECK_MS) return rules;
+    checked = now;
     const info = statSync(file, { throwIfNoEntry: false });
     const stamp = info ? `${info.mtimeMs}:${info.size}:${info.ino}` : '';
     if (stamp !== seen) {
@@ -116,37 +201,4 @@ function cachedHeaderRules(file: string): () => HeaderRule[] {
   };
 }
 
-async function send(
-  req: IncomingMessage,
-  res: ServerResponse,
-  file: string,
-  size: number,
-  status: number,
-  headers: Record<string, string>,
-  inject?: string,
-) {
-  // The hosts' default: every answer is revalidated unless a rule says otherwise.
-  const base = {
-    'Cache-Control': 'public, max-age=0, must-revalidate',
-    'Content-Type': contentType(file),
-    ...headers,
-  };
-  if (inject && file.endsWith('.html')) {
-    const html = (await readFile(file, 'utf8')).replace('</body>', `${inject}</body>`);
-    res.writeHead(status, {
-      ...base,
-      'Content-Length': Buffer.byteLength(html),
-      'Cache-Control': 'no-store',
-    });
-    res.end(req.method === 'HEAD' ? undefined : html);
-    return;
-  }
-  res.writeHead(status, { ...base, 'Content-Length': size });
-  if (req.method === 'HEAD') {
-    res.end();
-    return;
-  }
-  createReadStream(file)
-    .on('error', () => res.destroy())
-    .pipe(res);
-}
+const RULES_CHECK_MS = 1000;

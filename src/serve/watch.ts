@@ -87,6 +87,8 @@ export function startWatcher(options: WatchOptions): Watcher {
   return {
     ready,
     events(req, res) {
+      // The channel is quiet between builds: the server's idle timeout is not for it.
+      req.socket.setTimeout(0);
       res.writeHead(200, {
         'Content-Type': 'text/event-stream',
         'Cache-Control': 'no-store',

@@ -1,0 +1,161 @@
+import type { Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generate } from '../src/generate/generate.js';
+import { DEFAULT_LIMITS } from '../src/serve/limits.js';
+import { startServer } from '../src/serve/server.js';
+import { FIXTURE_DATA, tempDir } from './helpers.js';
+
+/**
+ * The server's own limits, tried as a slow or greedy client would: each test's bound on waiting
+ * is many times what the limit under test allows, and far below what the server without it
+ * would hold (Node's defaults: 300 s a request, 60 s for headers, no connection cap).
+ */
+let dist: string;
+
+beforeAll(async () => {
+  dist = path.join(await tempDir(), 'dist');
+  await generate({ dataDir: FIXTURE_DATA, outDir: dist });
+});
+
+/** A connection to the server, and a promise of when the server closed it and what it sent. */
+function open(url: string): { socket: Socket; closed: Promise<{ got: string }> } {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let got = '';
+  socket.on('data', (c) => {
+    got += c.toString('latin1');
+  });
+  socket.on('error', () => {});
+  const closed = new Promise<{ got: string }>((resolve) =>
+    socket.on('close', () => resolve({ got })),
+  );
+  return { socket, closed };
+}
+
+/** Resolves with `p`'s value, or with 'still open' once `ms` have passed. */
+const within = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([p, new Promise<'still open'>((r) => setTimeout(() => r('still open'), ms))]);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('claimsite serve limits', () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    ({ server, url: base } = await startServer({
+      dir: dist,
+      port: 0,
+      host: '127.0.0.1',
+      noRetries: true,
+      outboxPath: path.join(dist, '..', 'outbox', 'leads.jsonl'),
+      limits: {
+        headersTimeout: 1_000,
+        requestTimeout: 2_000,
+        checkInterval: 250,
+        keepAliveTimeout: 500,
+        idleTimeout: 3_000,
+        maxConnections: 6,
+      },
+    }));
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    return new Promise<void>((r) => server.close(() => r()));
+  });
+
+  it('cuts a lead whose body is trickled a byte at a time once the request time is up', async () => {
+    const { socket, closed } = open(base);
+    socket.write(
+      `POST /api/lead HTTP/1.1\r\nHost: ${new URL(base).host}\r\nOrigin: ${base}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+    );
+    const trickle = setInterval(() => socket.write('"'), 400);
+    try {
+      // The whole body would take 400 s; the limit is 2 s, checked every 0.25 s.
+      const end = await within(closed, 15_000);
+      expect(end).not.toBe('still open');
+      expect((end as { got: string }).got).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      clearInterval(trickle);
+      socket.destroy();
+    }
+  });
+
+  it('cuts headers trickled a byte at a time, and a connection that sends nothing', async () => {
+    const slow = open(base);
+    const text = 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: 0123456789abcdefghij\r\n\r\n';
+    let i = 0;
+    const trickle = setInterval(() => slow.socket.write(text[i++ % text.length] ?? ''), 300);
+    const silent = open(base);
+    try {
+      expect(await within(slow.closed, 10_000)).not.toBe('still open');
+      expect(await within(silent.closed, 10_000)).not.toBe('still open');
+    } finally {
+      clearInterval(trickle);
+      slow.socket.destroy();
+      silent.socket.destroy();
+    }
+  });
+
+  it('closes a kept-alive connection left idle after its answer', async () => {
+    const { socket, closed } = open(base);
+    socket.write('GET /faq/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    const end = await within(closed, 10_000);
+    expect(end).not.toBe('still open');
+    expect((end as { got: string }).got).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('closes connections past the cap as they arrive, and takes new ones once some close', async () => {
+    const held = Array.from({ length: 6 }, () => open(base));
+    try {
+      // Every held connection is the server's before the next one comes.
+      for (let n = 0; n < 100; n++) {
+        const count = await new Promise<number>((r) => server.getConnections((_, c) => r(c)));
+        if (count >= 6) break;
+        await sleep(20);
+      }
+      const extra = open(base);
+      expect(await within(extra.closed, 5_000)).toEqual({ got: '' });
+      held[0]?.socket.destroy();
+      await held[0]?.closed;
+      await sleep(50);
+      const next = open(base);
+      next.socket.write('GET /faq/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+      const answer = await within(next.closed, 10_000);
+      expect((answer as { got: string }).got).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      for (const h of held) h.socket.destroy();
+    }
+  });
+});
+
+describe('claimsite serve default limits', () => {
+  it('cut a trickled request within 30 s, headers within 15 s, and cap connections', async () => {
+    const { server } = await startServer({
+      dir: dist,
+      port: 0,
+      host: '127.0.0.1',
+      apiPath: null,
+    });
+    try {
+      expect(server.requestTimeout).toBe(DEFAULT_LIMITS.requestTimeout);
+      expect(server.headersTimeout).toBe(DEFAULT_LIMITS.headersTimeout);
+      expect(server.keepAliveTimeout).toBe(DEFAULT_LIMITS.keepAliveTimeout);
+      expect(server.timeout).toBe(DEFAULT_LIMITS.idleTimeout);
+      expect(server.maxConnections).toBe(DEFAULT_LIMITS.maxConnections);
+      // A request is cut at most one check after its time is up.
+      expect(DEFAULT_LIMITS.requestTimeout + DEFAULT_LIMITS.checkInterval).toBeLessThanOrEqual(
+        30_000,
+      );
+      expect(DEFAULT_LIMITS.headersTimeout + DEFAULT_LIMITS.checkInterval).toBeLessThanOrEqual(
+        15_000,
+      );
+      expect(DEFAULT_LIMITS.maxConnections).toBeGreaterThanOrEqual(500);
+      expect(DEFAULT_LIMITS.maxConnections).toBeLessThanOrEqual(5_000);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
