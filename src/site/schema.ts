@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { mirrorProblem } from './mirrors.js';
 import { PROVINCE_CODES, PROVINCE_NAMES } from './provinces.js';
 import { NATIONAL } from './segments.js';
 
@@ -25,11 +26,16 @@ export const coordinates = z.object({
   lng: z.number().min(-141.1, 'is west of Canada').max(-52.6, 'is east of Canada'),
 });
 
-/** Where a fact can be checked: who published it, and the page. */
-export const sourceSchema = z.strictObject({
-  publisher: text,
-  url: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
-});
+/** Where a fact can be checked: who published it, and the page at that publisher (never a mirror). */
+export const sourceSchema = z
+  .strictObject({
+    publisher: text,
+    url: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
+  })
+  .superRefine((source, ctx) => {
+    const problem = mirrorProblem(source);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['url'] });
+  });
 
 /**
  * A neighbourhood, district or borough: its name (checked against the city's `sources.areas`),
