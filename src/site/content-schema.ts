@@ -151,9 +151,9 @@ export const quebecSchema = z.strictObject({
 });
 
 export const QUEBEC_DEFAULT: z.infer<typeof quebecSchema> = quebecSchema.parse({
-  lead: 'Property damage in {city}? Tell us about your claim in three short steps. In Québec, the adjuster who works for you rather than for your insurer is a claims adjuster certified by the Autorité des marchés financiers: one will review your claim for free.',
+  lead: 'Property damage in {city}? Tell us about your claim in three short steps. In Quebec, the adjuster who works for you rather than for your insurer is a claims adjuster certified by the Autorité des marchés financiers: one will review your claim for free.',
   feePromise: 'Fee set in a written contract: a percentage of the indemnity or an hourly rate',
-  cta: "Talk to a certified claims adjuster who works for policyholders in {city}. Québec's rules put the fee in a written contract: a percentage of the indemnity or an hourly rate, as you choose.",
+  cta: "Talk to a certified claims adjuster who works for policyholders in {city}. Quebec's rules put the fee in a written contract: a percentage of the indemnity or an hourly rate, as you choose.",
 });
 
 /** The rest of Canada's fee terms, in English and in French, which must not reach Québec's pages. */
