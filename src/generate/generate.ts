@@ -122,7 +122,8 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
     if (options.publicDir) checkPublicPages(options.publicDir, inputs, plan);
     const staging = Staging.open(options.outDir, previous);
     // The audited pages' phrases, split as this thread renders them (see RenderedPhrases).
-    const phrases = options.audit ? new RenderedPhrases(options.outDir) : null;
+    const topics = inputs.site.facts.topics ?? undefined;
+    const phrases = options.audit ? new RenderedPhrases(options.outDir, topics) : null;
     try {
       staging.takeFound(await files.found);
       const publicStamps = stageFiles(staging, inputs, previous);
@@ -143,7 +144,7 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
       const images = await stageBuildImages(staging, inputs, plan, options.cacheDir);
       const dates = pageDates(plan.indexable, plan.state, lastDates, inputs.lastmod);
       stageSitemap(staging, inputs.site, plan.indexable, dates, inputs.lastmod);
-      const audit = startAudit(options.audit, options.outDir, plan, staging, phrases);
+      const audit = startAudit(options.audit, options.outDir, plan, staging, phrases, topics);
       try {
         commitBuild(options.outDir, inputs, plan, staging, previous, { publicStamps, dates });
       } catch (err) {

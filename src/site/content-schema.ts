@@ -144,7 +144,7 @@ export const quebecSchema = z.strictObject({
       city: 'Property damage in {city}? A claims adjuster certified by the AMF reviews your claim for free and deals with your insurer for you.',
       area: 'Claims adjusters certified by the AMF serving {city}. A free review of your claim; the fee is set in a written contract.',
       topAdjusters:
-        'Compare top-rated claims adjusters in {city} for fire, water and storm claims. Free assessment; the fee is set in a written contract.',
+        "How to check a claims adjuster's AMF certificate in {city}, what to ask before you sign, and how the written contract sets the fee.",
       freeConsultation:
         "Book a free insurance claim assessment in {city}. A certified claims adjuster's fee is set in a written contract: a percentage of the indemnity or an hourly rate.",
     }),
