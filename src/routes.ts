@@ -167,12 +167,23 @@ const intoCityPage = (page: PageInput, site: Site) =>
 
 const none = () => null;
 const ownCity = (page: PageInput) => page.city;
-/** What `reads` says, and where the page's city points search engines (see cityCanonical). */
-const withCanonical =
-  (reads: (page: PageInput, site: Site) => unknown) => (page: PageInput, site: Site) => [
-    reads(page, site),
-    page.city && !page.city.national ? cityCanonical(page.city, site) : null,
-  ];
+/**
+ * What `reads` says of a page's city, and where the city points search engines (see
+ * cityCanonical): one value a city, so that its many pages' reads are fingerprinted once.
+ */
+const withCanonical = (reads: (page: PageInput, site: Site) => unknown) => {
+  const known = new WeakMap<City, unknown>();
+  return (page: PageInput, site: Site): unknown => {
+    const city = page.city;
+    if (!city || city.national) return reads(page, site);
+    let value = known.get(city);
+    if (value === undefined) {
+      value = [reads(page, site), cityCanonical(city, site)];
+      known.set(city, value);
+    }
+    return value;
+  };
+};
 /**
  * Its city, for the pages that never show the city's description (its About, Services and
  * claim-type pages): a new description renders only the pages that show it.
@@ -182,6 +193,9 @@ const butDescription = memoizeRecent((city: City): Omit<City, 'description'> => 
   const { description: _, ...rest } = city;
   return rest;
 });
+/** The questionnaire pages that show the city's description, and those that do not. */
+const questionnaireWithDescription = withCanonical(ownCity);
+const questionnaireButDescription = withCanonical(ownCityButDescription);
 /**
  * What lists of cities show: enough to notice a rename, a new slug or a new province. Kept per
  * list, so a list shared by many pages (a city's nearby cities) is fingerprinted once.
@@ -383,7 +397,12 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'questionnaire',
-    reads: withCanonical(ownCity),
+    // Choosing an adjuster and reporting a claim give what their titles promise instead of the
+    // city's description: a new description renders only the pages that show it.
+    reads: (page, site) =>
+      page.questionnaire === 'top-adjusters' || page.questionnaire === 'claims-offices'
+        ? questionnaireButDescription(page, site)
+        : questionnaireWithDescription(page, site),
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     // Four more doors to the city's questionnaire: the city's page is the one to index.
     consolidate: intoCityPage,
