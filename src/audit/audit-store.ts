@@ -50,7 +50,7 @@ export class SavedAudit {
    * StoredPhraseTable; the file stays open until `close`); null when it is unreadable or not of
    * the phrases file beside it.
    */
-  load(): SavedState | null {
+  load(topics: string | null): SavedState | null {
     try {
       const head = Buffer.alloc(4);
       readSync(this.stateFd, head, 0, 4, 0);
@@ -59,6 +59,8 @@ export class SavedAudit {
       if (readSync(this.stateFd, json, 0, headerLength, 4) !== headerLength) return null;
       const header = JSON.parse(json.toString('utf8')) as Header;
       if (header.format !== FORMAT || header.littleEndian !== LITTLE_ENDIAN) return null;
+      // Phrases carry their topic bit by the lexicon that split them: another lexicon, anew.
+      if (header.topics !== topics) return null;
       if (inode(this.dataFd) !== header.data.ino || fstatSync(this.dataFd).size < header.data.end)
         return null;
       const pages = header.files.length;
@@ -67,6 +69,8 @@ export class SavedAudit {
       const tables: AuditTables = {
         phrases: sections.take(Uint32Array, pages),
         own: sections.take(Int32Array, pages),
+        ownSentences: sections.take(Int32Array, pages),
+        ownTopic: sections.take(Int32Array, pages),
         signatures: sections.take(Uint16Array, pages * BINS),
         nearest: {
           page: sections.take(Int32Array, pages),
@@ -179,12 +183,13 @@ export class AuditWriter {
    * Puts the state of `tables` (of `files`, in page order) in place of the last, with the
    * phrases (called once the output is committed).
    */
-  commit(files: readonly string[], tables: AuditTables): void {
+  commit(files: readonly string[], tables: AuditTables, topics: string | null): void {
     const { data, state } = storeFiles(this.outDir);
     const header: Header = {
       format: FORMAT,
       littleEndian: LITTLE_ENDIAN,
       files: [...files],
+      topics,
       table: tables.table.size,
       data: { ino: inode(this.dataFd), end: this.end },
     };
@@ -200,6 +205,8 @@ export class AuditWriter {
         this.offsets.subarray(0, pages),
         tables.phrases,
         tables.own,
+        tables.ownSentences,
+        tables.ownTopic,
         tables.signatures,
         tables.nearest.page,
         tables.nearest.equal,
@@ -231,6 +238,8 @@ interface Header {
   format: number;
   littleEndian: boolean;
   files: string[];
+  /** The digest of the lexicon the phrases were split by (see Topics), null for none. */
+  topics: string | null;
   /** The phrase table's slots, and those with a key. */
   table: { capacity: number; used: number };
   /** The phrases file the state belongs to, and where its last page's phrases end. */
@@ -265,7 +274,7 @@ const inode = (fd: number) => String(fstatSync(fd, { bigint: true }).ino);
 
 const align = (n: number) => Math.ceil(n / 8) * 8;
 
-const FORMAT = 3;
+const FORMAT = 4;
 /** The files hold numbers as this machine does; a state written elsewhere is not read. */
 const LITTLE_ENDIAN = os.endianness() === 'LE';
 

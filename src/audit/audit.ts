@@ -1,7 +1,8 @@
 import { BINS, signature } from './minhash.js';
 import { type Nearest, nearestSiblings, renewNearest } from './nearest.js';
 import { GONE, NEW, type PhraseCounts, PhraseTable, SHARED } from './phrase-table.js';
-import { shingles } from './shingles.js';
+import { inSentence, onTopic, shingles } from './shingles.js';
+import type { Topics } from './topics.js';
 
 /** What the audit holds every indexable page to. */
 export const THRESHOLDS = {
@@ -13,6 +14,18 @@ export const THRESHOLDS = {
   maxSimilarity: 0.5,
   /** Fewer phrases of its own than this, and a page is reported as thin. */
   thinPhrases: 100,
+  /**
+   * The median share, per kind of page, of a page's own text (its phrases on no other page)
+   * that lies in sentences about damage, claims, insurance, risk or recovery (data/relevance.json).
+   */
+  medianRelevance: 0.6,
+  /** The least share of its own text on topic any one page may have. */
+  minRelevance: 0.35,
+  /**
+   * Kinds of page whose subject is not damage but the visitor's data and the contract (the
+   * privacy policy, the terms of service): their relevance is reported, not held to the above.
+   */
+  relevanceExempt: ['privacy', 'terms'],
 } as const;
 
 /**
@@ -32,6 +45,12 @@ export interface PageScore {
   /** Of them, those found on no other indexable page. */
   ownPhrases: number;
   ownShare: number;
+  /**
+   * Of its own phrases that begin in a sentence (not a heading or a name in a list), the share
+   * whose sentence is about damage, claims, insurance, risk or recovery; null when the audit had
+   * no lexicon.
+   */
+  relevance: number | null;
   /** The most similar other indexable page, and how similar (estimated). */
   nearest: { path: string; similarity: number } | null;
 }
@@ -45,6 +64,11 @@ export interface KindSummary {
   maxSimilarity: number;
   /** The page of this kind with the least of its own. */
   worst: string;
+  /** Of its pages' relevance (see PageScore), the median and the least; null without a lexicon. */
+  medianRelevance: number | null;
+  minRelevance: number | null;
+  /** The page of this kind with the least of its own text on topic; null without a lexicon. */
+  leastRelevant: string | null;
 }
 
 export interface AuditReport {
@@ -69,6 +93,9 @@ export interface AuditTables {
   phrases: Uint32Array;
   /** Of them, those found on no other page. */
   own: Int32Array;
+  /** Of them, those that begin in a sentence, and in a sentence on topic (see shingles). */
+  ownSentences: Int32Array;
+  ownTopic: Int32Array;
   /** MinHash signatures, BINS values a page. */
   signatures: Uint16Array;
   nearest: Nearest;
@@ -81,17 +108,17 @@ export interface AuditTables {
  * "found on no other page" is exact), and its nearest sibling is searched among the pages that
  * share a band of its MinHash signature (locality-sensitive hashing), not among all pages.
  */
-export function audit(inputs: Iterable<AuditInput>): AuditReport {
+export function audit(inputs: Iterable<AuditInput>, topics?: Topics): AuditReport {
   const pages: Array<{ path: string; kind: string }> = [];
   const tables = auditTables(
     (function* () {
       for (const input of inputs) {
         pages.push({ path: input.path, kind: input.kind });
-        yield 'phrases' in input ? input.phrases : shingles(input.text);
+        yield 'phrases' in input ? input.phrases : shingles(input.text, topics);
       }
     })(),
   );
-  return reportOf(tables, pages);
+  return reportOf(tables, pages, topics !== undefined);
 }
 
 /** The tables of pages given by their phrases, in page order (each taken in before the next). */
@@ -99,12 +126,17 @@ export function auditTables(pagesPhrases: Iterable<Uint32Array>): AuditTables {
   const table = PhraseTable.empty();
   const phrases = new GrowingArray(Uint32Array);
   const own = new GrowingArray(Int32Array);
+  const ownSentences = new GrowingArray(Int32Array);
+  const ownTopic = new GrowingArray(Int32Array);
   const signatures = new GrowingArray(Uint16Array);
   let page = 0;
   for (const list of pagesPhrases) {
     phrases.push(list.length);
     own.push(0);
-    addPhrases(table, own.array, page, list);
+    ownSentences.push(0);
+    ownTopic.push(0);
+    const owned = { own: own.array, ownSentences: ownSentences.array, ownTopic: ownTopic.array };
+    addPhrases(table, owned, page, list);
     signatures.pushAll(signature(list));
     page++;
   }
@@ -112,21 +144,36 @@ export function auditTables(pagesPhrases: Iterable<Uint32Array>): AuditTables {
   return {
     phrases: phrases.done(),
     own: own.done(),
+    ownSentences: ownSentences.done(),
+    ownTopic: ownTopic.done(),
     signatures: sigs,
     nearest: nearestSiblings(sigs),
     table,
   };
 }
 
+/** A page's own phrases, and of them those on topic, by page index. */
+type Owned = Pick<AuditTables, 'own' | 'ownSentences' | 'ownTopic'>;
+
+/** Counts a phrase in, or out of, a page's own (and its own in sentences, and on topic). */
+function own(owned: Owned, page: number, phrase: number, by: 1 | -1): void {
+  // The phrase table keeps phrase 0 as 1 (see PhraseTable.add): one phrase, one set of bits.
+  if (phrase === 0) phrase = 1;
+  owned.own[page] = (owned.own[page] as number) + by;
+  if (inSentence(phrase)) owned.ownSentences[page] = (owned.ownSentences[page] as number) + by;
+  if (onTopic(phrase)) owned.ownTopic[page] = (owned.ownTopic[page] as number) + by;
+}
+
 /**
  * Adds a page's phrases to the table, counting them in its own phrases while no other page has
  * them, and out of the one page that had a phrase alone until now.
  */
-function addPhrases(table: PhraseCounts, own: Int32Array, page: number, list: Uint32Array): void {
+function addPhrases(table: PhraseCounts, owned: Owned, page: number, list: Uint32Array): void {
   for (let i = 0; i < list.length; i++) {
-    const was = table.add(list[i] as number, page);
-    if (was === NEW) own[page] = (own[page] as number) + 1;
-    else if (was !== SHARED) own[was] = (own[was] as number) - 1;
+    const phrase = list[i] as number;
+    const was = table.add(phrase, page);
+    if (was === NEW) own(owned, page, phrase, 1);
+    else if (was !== SHARED) own(owned, was, phrase, -1);
   }
 }
 
@@ -144,15 +191,16 @@ export interface PageChange {
  * was found again.
  */
 export function updateTables(tables: AuditTables, changes: Iterable<PageChange>): number {
-  const { table, own, phrases, signatures } = tables;
+  const { table, phrases, signatures } = tables;
   const signaturesBefore = new Map<number, Uint16Array>();
   for (const { page, before, after } of changes) {
     for (let i = 0; i < before.length; i++) {
-      const left = table.remove(before[i] as number, page);
-      if (left === GONE) own[page] = (own[page] as number) - 1;
-      else if (left !== SHARED) own[left] = (own[left] as number) + 1;
+      const phrase = before[i] as number;
+      const left = table.remove(phrase, page);
+      if (left === GONE) own(tables, page, phrase, -1);
+      else if (left !== SHARED) own(tables, left, phrase, 1);
     }
-    addPhrases(table, own, page, after);
+    addPhrases(table, tables, page, after);
     phrases[page] = after.length;
     const at = page * BINS;
     if (!signaturesBefore.has(page)) signaturesBefore.set(page, signatures.slice(at, at + BINS));
@@ -167,8 +215,10 @@ export function updateTables(tables: AuditTables, changes: Iterable<PageChange>)
 export function reportOf(
   tables: AuditTables,
   pages: ReadonlyArray<{ path: string; kind: string }>,
+  /** Whether the phrases carry the topic bit (see shingles): relevance is measured only then. */
+  relevant = false,
 ): AuditReport {
-  const { phrases, own, nearest } = tables;
+  const { phrases, own, ownSentences, ownTopic, nearest } = tables;
   const scores: PageScore[] = pages.map(({ path, kind }, i) => {
     const count = phrases[i] as number;
     const near = nearest.page[i] as number;
@@ -178,13 +228,18 @@ export function reportOf(
       phrases: count,
       ownPhrases: own[i] as number,
       ownShare: count === 0 ? 0 : (own[i] as number) / count,
+      relevance: !relevant
+        ? null
+        : (ownSentences[i] as number) === 0
+          ? 0
+          : (ownTopic[i] as number) / (ownSentences[i] as number),
       nearest:
         near < 0
           ? null
           : { path: pages[near]?.path as string, similarity: (nearest.equal[i] as number) / BINS },
     };
   });
-  return report(scores, nearest);
+  return report(scores, nearest, relevant);
 }
 
 /** A typed array pushed onto, twice its size when full. */
@@ -220,7 +275,7 @@ class GrowingArray<T extends Uint32Array | Int32Array | Uint16Array> {
   }
 }
 
-function report(pages: PageScore[], nearest: Nearest): AuditReport {
+function report(pages: PageScore[], nearest: Nearest, relevant: boolean): AuditReport {
   const byKind = new Map<string, PageScore[]>();
   for (const page of pages) {
     const list = byKind.get(page.kind);
@@ -231,6 +286,8 @@ function report(pages: PageScore[], nearest: Nearest): AuditReport {
     const shares = list.map((p) => p.ownShare);
     const sims = list.map((p) => p.nearest?.similarity ?? 0);
     const worst = list.reduce((a, b) => (b.ownShare < a.ownShare ? b : a));
+    const relevance = list.map((p) => p.relevance ?? 0);
+    const leastRelevant = list.reduce((a, b) => ((b.relevance ?? 0) < (a.relevance ?? 0) ? b : a));
     return {
       kind,
       pages: list.length,
@@ -239,6 +296,9 @@ function report(pages: PageScore[], nearest: Nearest): AuditReport {
       medianSimilarity: median(sims),
       maxSimilarity: Math.max(...sims),
       worst: worst.path,
+      medianRelevance: relevant ? median(relevance) : null,
+      minRelevance: relevant ? Math.min(...relevance) : null,
+      leastRelevant: relevant ? leastRelevant.path : null,
     };
   });
   const failures: string[] = [];
@@ -247,11 +307,23 @@ function report(pages: PageScore[], nearest: Nearest): AuditReport {
       failures.push(
         `${k.kind}: the median page has ${percent(k.medianOwnShare)} of its phrases on no other page (at least ${percent(THRESHOLDS.medianOwnShare)})`,
       );
+    if (
+      k.medianRelevance !== null &&
+      k.medianRelevance < THRESHOLDS.medianRelevance &&
+      !exempt(k.kind)
+    )
+      failures.push(
+        `${k.kind}: the median page has ${percent(k.medianRelevance)} of its own text about damage, claims, insurance, risk or recovery (at least ${percent(THRESHOLDS.medianRelevance)})`,
+      );
   }
   for (const p of pages) {
     if (p.ownShare < THRESHOLDS.minOwnShare)
       failures.push(
         `${p.path}: ${percent(p.ownShare)} of its phrases are on no other page (at least ${percent(THRESHOLDS.minOwnShare)})`,
+      );
+    if (p.relevance !== null && p.relevance < THRESHOLDS.minRelevance && !exempt(p.kind))
+      failures.push(
+        `${p.path}: ${percent(p.relevance)} of its own text is about damage, claims, insurance, risk or recovery (at least ${percent(THRESHOLDS.minRelevance)})`,
       );
     if (p.nearest && p.nearest.similarity > THRESHOLDS.maxSimilarity)
       failures.push(
@@ -290,6 +362,9 @@ function clusters(pages: readonly PageScore[], nearest: Nearest): string[][] {
   }
   return [...groups.values()].filter((g) => g.length > 1).sort((a, b) => b.length - a.length);
 }
+
+/** Whether a kind of page is not held to the relevance thresholds (see THRESHOLDS). */
+const exempt = (kind: string) => (THRESHOLDS.relevanceExempt as readonly string[]).includes(kind);
 
 function median(values: readonly number[]): number {
   if (values.length === 0) return 0;

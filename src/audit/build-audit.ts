@@ -7,6 +7,7 @@ import {
 } from './audit.js';
 import { AuditWriter, type SavedAudit, type SavedState } from './audit-store.js';
 import { type AuditedPage, phrasesOf } from './site-audit.js';
+import type { Topics } from './topics.js';
 
 /** What a build's audit is given besides its pages. */
 export interface AuditCache {
@@ -23,6 +24,8 @@ export interface AuditCache {
    */
   rendered?: (page: number) => Uint32Array | null;
   outDir: string;
+  /** The lexicon phrases are split by (see shingles); none, and relevance is not measured. */
+  topics?: Topics;
 }
 
 /** A build's audit, and its state to keep for the next, put in place once the output is. */
@@ -47,7 +50,8 @@ export function auditBuild(
   const done = () => cache.previous?.close();
   try {
     const files = indexable.map((page) => page.file);
-    let saved = cache.previous?.load() ?? null;
+    const topics = cache.topics?.digest ?? null;
+    let saved = cache.previous?.load(topics) ?? null;
     let audited: { tables: AuditTables; next: AuditWriter };
     if (
       saved &&
@@ -71,12 +75,12 @@ export function auditBuild(
     }
     const { tables, next } = audited;
     try {
-      const report = reportOf(tables, indexable);
+      const report = reportOf(tables, indexable, cache.topics !== undefined);
       return {
         report,
         commit: () => {
           try {
-            next.commit(files, tables);
+            next.commit(files, tables, topics);
           } finally {
             done();
           }
@@ -121,7 +125,7 @@ function updated(
           }
           const before = previous.phrases(offsets[i] as number, tables.phrases[i] as number);
           if (!before) throw new Error(`the last audit's phrases of ${page.file} are cut short`);
-          const after = cache.rendered?.(i) ?? phrasesOf(locate(page.file));
+          const after = cache.rendered?.(i) ?? phrasesOf(locate(page.file), cache.topics);
           next.add(i, after);
           yield { page: i, before, after };
         }
@@ -159,7 +163,7 @@ function made(
           const phrases =
             cache.rendered?.(i) ??
             (at && cache.previous?.phrases(at[0], at[1])) ??
-            phrasesOf(locate(page.file));
+            phrasesOf(locate(page.file), cache.topics);
           next.add(i, phrases);
           yield phrases;
         }

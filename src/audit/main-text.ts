@@ -12,6 +12,8 @@ export function mainText(html: string): string {
       .slice(open, close < 0 ? html.length : close)
       .replace(SKIPPED, ' ')
       .replace(BREADCRUMBS, ' ')
+      // A block's end ends its sentence (a heading, a list item), for the audit's relevance.
+      .replace(BLOCK_END, '\n')
       .replace(TAG, ' '),
   );
 }
@@ -19,6 +21,8 @@ export function mainText(html: string): string {
 const SKIPPED = /<(script|style|form|template)\b[\s\S]*?<\/\1>/g;
 const BREADCRUMBS = /<nav\b[^>]*aria-label="Breadcrumb"[^>]*>[\s\S]*?<\/nav>/g;
 const TAG = /<[^>]*>/g;
+const BLOCK_END =
+  /<\/(?:p|li|h[1-6]|dt|dd|td|th|blockquote|figcaption|address|summary)>|<br\s*\/?>/g;
 
 const NAMED: Record<string, string> = {
   amp: '&',

@@ -4,6 +4,7 @@ import type { PageBytes } from '../render/fragments.js';
 import { mainText } from './main-text.js';
 import { PhraseReader } from './phrase-reader.js';
 import { shingles } from './shingles.js';
+import type { Topics } from './topics.js';
 
 /**
  * The phrases of the indexable pages this thread rendered, split as each page was rendered and
@@ -19,7 +20,10 @@ export class RenderedPhrases {
   private readonly at = new Map<number, [offset: number, count: number]>();
   private readonly reader = new PhraseReader();
 
-  constructor(outDir: string) {
+  constructor(
+    outDir: string,
+    private readonly topics?: Topics,
+  ) {
     const out = path.resolve(outDir);
     this.file = path.join(
       path.dirname(out),
@@ -31,7 +35,7 @@ export class RenderedPhrases {
   /** Splits the main text of the page at `index` into its phrases and keeps them. */
   add(index: number, page: PageBytes): void {
     if (this.fd === null) throw new Error(`${this.file} is closed`);
-    const phrases = shingles(mainText(page.toBuffer().toString()));
+    const phrases = shingles(mainText(page.toBuffer().toString()), this.topics);
     const bytes = new Uint8Array(phrases.buffer, phrases.byteOffset, phrases.byteLength);
     writeSync(this.fd, bytes, 0, bytes.length, this.end);
     this.at.set(index, [this.end, phrases.length]);

@@ -4,6 +4,7 @@ import type { Page } from '../routes.js';
 import { type AuditReport, audit, percent } from './audit.js';
 import { mainText } from './main-text.js';
 import { shingles } from './shingles.js';
+import type { Topics } from './topics.js';
 
 /**
  * The kind a page is counted under: its route, and for the question-form pages which of them
@@ -32,19 +33,21 @@ export const indexablePages = (pages: readonly Page[]): AuditedPage[] =>
 export function auditSite(
   indexable: readonly AuditedPage[],
   locate: (file: string) => string,
+  topics?: Topics,
 ): AuditReport {
   return audit(
     (function* () {
       for (const page of indexable)
-        yield { path: page.path, kind: page.kind, phrases: phrasesOf(locate(page.file)) };
+        yield { path: page.path, kind: page.kind, phrases: phrasesOf(locate(page.file), topics) };
     })(),
+    topics,
   );
 }
 
 /** A page's phrases, read from its file (counted in filesRead). */
-export function phrasesOf(file: string): Uint32Array {
+export function phrasesOf(file: string, topics?: Topics): Uint32Array {
   filesRead.count++;
-  return shingles(mainText(readFileSync(file, 'utf8')));
+  return shingles(mainText(readFileSync(file, 'utf8')), topics);
 }
 
 /** Pages whose phrases were read from their files since the process started: tests count them. */
@@ -115,12 +118,13 @@ export class AuditFailed extends Error {
 export function auditSummary(report: AuditReport): string {
   const rows = [...report.kinds].sort((a, b) => a.kind.localeCompare(b.kind));
   const width = Math.max(9, ...rows.map((k) => k.kind.length));
+  const relevant = rows.some((k) => k.medianRelevance !== null);
   const lines = [
-    `Content audit of ${report.pages.length} indexable pages (own phrases: found on no other page; similarity: to the nearest page, - where none is near):`,
-    `  ${'page kind'.padEnd(width)}  pages  own (median, least)  similarity (median, most)  least own`,
+    `Content audit of ${report.pages.length} indexable pages (own phrases: found on no other page; similarity: to the nearest page, - where none is near${relevant ? '; on topic: the share of its own text in sentences about damage, claims, insurance, risk or recovery' : ''}):`,
+    `  ${'page kind'.padEnd(width)}  pages  own (median, least)  similarity (median, most)${relevant ? '  on topic (median, least)' : ''}  least own${relevant ? ' / least on topic' : ''}`,
     ...rows.map(
       (k) =>
-        `  ${k.kind.padEnd(width)}  ${String(k.pages).padStart(5)}  ${percent(k.medianOwnShare).padStart(10)}, ${percent(k.minOwnShare).padStart(4)}     ${similar(k.medianSimilarity).padStart(12)}, ${similar(k.maxSimilarity).padStart(4)}       ${k.worst}`,
+        `  ${k.kind.padEnd(width)}  ${String(k.pages).padStart(5)}  ${percent(k.medianOwnShare).padStart(10)}, ${percent(k.minOwnShare).padStart(4)}     ${similar(k.medianSimilarity).padStart(12)}, ${similar(k.maxSimilarity).padStart(4)}  ${relevant ? `${percent(k.medianRelevance ?? 0).padStart(15)}, ${percent(k.minRelevance ?? 0).padStart(4)}    ` : '     '}${k.worst}${relevant && k.leastRelevant !== k.worst ? ` / ${k.leastRelevant}` : ''}`,
     ),
   ];
   const worst = [...report.pages].sort((a, b) => a.ownShare - b.ownShare).slice(0, 5);
@@ -128,6 +132,14 @@ export function auditSummary(report: AuditReport): string {
     lines.push(
       `  Least of their own: ${worst.map((p) => `${p.path} ${percent(p.ownShare)}`).join(', ')}`,
     );
+  if (relevant) {
+    const off = [...report.pages]
+      .sort((a, b) => (a.relevance ?? 0) - (b.relevance ?? 0))
+      .slice(0, 5);
+    lines.push(
+      `  Least on topic: ${off.map((p) => `${p.path} ${percent(p.relevance ?? 0)}`).join(', ')}`,
+    );
+  }
   if (report.thin.length > 0)
     lines.push(
       `  Thin (fewer than ${report.thresholds.thinPhrases} phrases of their own): ${report.thin.slice(0, 5).join(', ')}${report.thin.length > 5 ? ` and ${report.thin.length - 5} more` : ''}`,

@@ -26,14 +26,18 @@ export function registerAudit(program: Command, { io, bundledData }: CommandCont
     .option('--strict', 'exit 1 if a page breaks the thresholds')
     .action(async (opts: { data: string; dir: string; strict?: boolean }) => {
       const site = await loadSite(opts.data);
-      const report = auditSite(indexablePages(buildPages(site)), (file) => {
-        const at = path.join(opts.dir, file);
-        if (!existsSync(at))
-          throw new Error(
-            `${displayPath(at)} is missing: build the site first (claimsite generate --data ${displayPath(opts.data)} --out ${displayPath(opts.dir)})`,
-          );
-        return at;
-      });
+      const report = auditSite(
+        indexablePages(buildPages(site)),
+        (file) => {
+          const at = path.join(opts.dir, file);
+          if (!existsSync(at))
+            throw new Error(
+              `${displayPath(at)} is missing: build the site first (claimsite generate --data ${displayPath(opts.data)} --out ${displayPath(opts.dir)})`,
+            );
+          return at;
+        },
+        site.facts.topics ?? undefined,
+      );
       const file = auditReportFile(opts.dir);
       writeAuditReport(file, report);
       io.out(`${auditSummary(report)}  Report: ${displayPath(file)}\n`);

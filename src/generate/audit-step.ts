@@ -4,6 +4,7 @@ import { SavedAudit } from '../audit/audit-store.js';
 import { auditBuild, type PendingAudit } from '../audit/build-audit.js';
 import type { RenderedPhrases } from '../audit/rendered-phrases.js';
 import { AuditFailed, auditReportFile, writeAuditReport } from '../audit/site-audit.js';
+import type { Topics } from '../audit/topics.js';
 import type { IndexedPage, Plan } from './plan.js';
 import type { Staging } from './staging.js';
 
@@ -22,6 +23,8 @@ export interface AuditJob {
   previous: SavedAudit | null;
   /** The phrases of the pages this thread rendered; closed once the audit is done. */
   rendered: RenderedPhrases | null;
+  /** The data set's lexicon (relevance.json), by which phrases are split; none, no relevance. */
+  topics: Topics | undefined;
 }
 
 /** An audit made: its report, and the state the next build's audit starts from. */
@@ -45,8 +48,9 @@ export function startAudit(
   plan: Plan,
   staging: Staging,
   rendered: RenderedPhrases | null,
+  topics: Topics | undefined,
 ): Audited | AuditJob | null {
-  const job = mode ? auditJob(outDir, plan, staging, rendered) : null;
+  const job = mode ? auditJob(outDir, plan, staging, rendered, topics) : null;
   const audit =
     job && mode === 'strict' ? auditStaged(job, outDir, (file) => staging.locate(file)) : job;
   try {
@@ -92,6 +96,7 @@ function auditJob(
   plan: Plan,
   staging: Staging,
   rendered: RenderedPhrases | null,
+  topics: Topics | undefined,
 ): AuditJob {
   const { incremental } = staging.target;
   return {
@@ -99,6 +104,7 @@ function auditJob(
     changed: incremental ? plan.state.changed.slice() : null,
     previous: incremental ? SavedAudit.open(outDir) : null,
     rendered,
+    topics,
   };
 }
 
@@ -127,6 +133,7 @@ function auditCommitted(
       unchanged: (i) => job.changed?.[job.pages[i]?.index ?? -1] === 0,
       rendered: (i) => job.rendered?.get(job.pages[i]?.index ?? -1) ?? null,
       outDir,
+      ...(job.topics && { topics: job.topics }),
     });
     return { report, file: auditReportFile(outDir), state };
   } finally {

@@ -56,4 +56,5 @@ export const siteDigest = (site: Site) =>
     site.facts.nationalComplaints,
     site.facts.catastrophes,
     site.facts.populationSource,
+    site.facts.insurers,
   ]);

@@ -129,7 +129,8 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
     if (options.publicDir) checkPublicPages(options.publicDir, inputs, plan);
     const staging = Staging.open(options.outDir, previous);
     // The audited pages' phrases, split as this thread renders them (see RenderedPhrases).
-    const phrases = options.audit ? new RenderedPhrases(options.outDir) : null;
+    const topics = inputs.site.facts.topics ?? undefined;
+    const phrases = options.audit ? new RenderedPhrases(options.outDir, topics) : null;
     try {
       staging.takeFound(await files.found);
       const publicStamps = stageFiles(staging, inputs, previous);
@@ -151,7 +152,7 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
       const dates = pageDates(plan.indexable, plan.state, lastDates, inputs.lastmod);
       stageSitemap(staging, inputs.site, plan.indexable, dates, inputs.lastmod);
       if (options.precompress) await stagePrecompressed(staging, plan, previous);
-      const audit = startAudit(options.audit, options.outDir, plan, staging, phrases);
+      const audit = startAudit(options.audit, options.outDir, plan, staging, phrases, topics);
       try {
         commitBuild(options.outDir, inputs, plan, staging, previous, {
           publicStamps,

@@ -87,6 +87,9 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
         site.facts.nationalComplaints,
         site.facts.catastrophes,
         site.facts.populationSource,
+        site.facts.insurers,
+        // Which city pages are indexed depends on the lexicon (see hasSubstance in routes.ts).
+        site.facts.topics?.digest ?? null,
         assets.css,
         assets.js,
         assets.cityIndex,

@@ -144,16 +144,16 @@ export const quebecSchema = z.strictObject({
       city: 'Property damage in {city}? A claims adjuster certified by the AMF reviews your claim for free and deals with your insurer for you.',
       area: 'Claims adjusters certified by the AMF serving {city}. A free review of your claim; the fee is set in a written contract.',
       topAdjusters:
-        'Compare top-rated claims adjusters in {city} for fire, water and storm claims. Free assessment; the fee is set in a written contract.',
+        "How to check a claims adjuster's AMF certificate in {city}, what to ask before you sign, and how the written contract sets the fee.",
       freeConsultation:
         "Book a free insurance claim assessment in {city}. A certified claims adjuster's fee is set in a written contract: a percentage of the indemnity or an hourly rate.",
     }),
 });
 
 export const QUEBEC_DEFAULT: z.infer<typeof quebecSchema> = quebecSchema.parse({
-  lead: 'Property damage in {city}? Tell us about your claim in three short steps. In Québec, the adjuster who works for you rather than for your insurer is a claims adjuster certified by the Autorité des marchés financiers: one will review your claim for free.',
+  lead: 'Property damage in {city}? Tell us about your claim in three short steps. In Quebec, the adjuster who works for you rather than for your insurer is a claims adjuster certified by the Autorité des marchés financiers: one will review your claim for free.',
   feePromise: 'Fee set in a written contract: a percentage of the indemnity or an hourly rate',
-  cta: "Talk to a certified claims adjuster who works for policyholders in {city}. Québec's rules put the fee in a written contract: a percentage of the indemnity or an hourly rate, as you choose.",
+  cta: "Talk to a certified claims adjuster who works for policyholders in {city}. Quebec's rules put the fee in a written contract: a percentage of the indemnity or an hourly rate, as you choose.",
 });
 
 /** The rest of Canada's fee terms, in English and in French, which must not reach Québec's pages. */

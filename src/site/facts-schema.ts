@@ -63,11 +63,59 @@ export const catastrophesSchema = z.array(
   }),
 );
 
+/**
+ * data/insurers.json: home insurers' claims lines, each as the insurer's own page gives it (the
+ * claims-offices pages list them; a policyholder's own policy names the insurer to call).
+ */
+export const insurersSchema = z.array(
+  z.strictObject({
+    name: text,
+    phone: z
+      .string()
+      .regex(/^1-\d{3}-\d{3}-\d{4}$/, 'must be a toll-free number written 1-800-555-0100'),
+    source: sourceSchema,
+  }),
+);
+
+/** What a local fact helps a homeowner with. */
+export const LOCAL_TOPICS = [
+  'protection',
+  'report',
+  'assistance',
+  'permits',
+  'risk',
+  'housing',
+] as const;
+
+/**
+ * data/local-facts.json: by city slug, what helps a homeowner with damage there act: the city's
+ * flood-protection subsidies, where to report and get help, disaster assistance, the permits
+ * repairs need, its flood and sewer-backup risk, its housing; each paraphrased from its
+ * publisher's own page. `area` names a neighbourhood of the city the fact is about; `fr` is the
+ * French of a fact shown on French pages (required for Québec and New Brunswick cities).
+ */
+export const localFactsSchema = z.record(
+  z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be a city slug'),
+  z
+    .array(
+      z.strictObject({
+        topic: z.enum(LOCAL_TOPICS, { error: `must be one of: ${LOCAL_TOPICS.join(', ')}` }),
+        text,
+        fr: text.optional(),
+        area: text.optional(),
+        source: sourceSchema,
+      }),
+    )
+    .min(1, 'must give at least one fact'),
+);
+
 export type ProvincesRecord = z.infer<typeof provincesSchema>;
 export type ProvinceFacts = ProvincesRecord['provinces'][number];
 export type Body = z.infer<typeof bodySchema>;
 export type LicenceLookup = z.infer<typeof lookupSchema>;
 export type Catastrophe = z.infer<typeof catastrophesSchema>[number];
+export type Insurer = z.infer<typeof insurersSchema>[number];
+export type LocalFact = z.infer<typeof localFactsSchema>[string][number];
 
 /** data/sources.json: the sources of fact families every city shares (their populations). */
 export const familySourcesSchema = z.strictObject({ population: sourceSchema });

@@ -1,12 +1,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
+import { relevanceSchema, Topics } from '../audit/topics.js';
 import type { DataIssue } from './errors.js';
 import {
   type Body,
   type Catastrophe,
   catastrophesSchema,
   familySourcesSchema,
+  type Insurer,
+  insurersSchema,
+  type LocalFact,
+  localFactsSchema,
   type ProvinceFacts,
   provincesSchema,
 } from './facts-schema.js';
@@ -21,12 +26,21 @@ export interface Facts {
   nationalComplaints: readonly Body[];
   /** Newest first. */
   catastrophes: readonly Catastrophe[];
+  /**
+   * The audit's lexicon of words about damage, claims, insurance, risk and recovery
+   * (relevance.json); null when the data set has none, and then relevance is not measured.
+   */
+  topics: Topics | null;
+  /** Local facts (local-facts.json) by city slug, in the data's order. */
+  local: ReadonlyMap<string, readonly LocalFact[]>;
+  /** Home insurers' claims lines (insurers.json), by name. */
+  insurers: readonly Insurer[];
   /** Where the populations come from (sources.json); null when the data set does not say. */
   populationSource: Source | null;
 }
 
 /**
- * Loads provinces.json, catastrophes.json and sources.json; problems go to `issues`. Each may be absent
+ * Loads provinces.json, catastrophes.json, insurers.json and sources.json; problems go to `issues`. Each may be absent
  * (a data set made before they existed): its pages then say nothing of what it would hold.
  */
 export function loadFacts(
@@ -76,9 +90,32 @@ export function loadFacts(
   });
 
   const families = optional('sources.json', familySourcesSchema.nullable(), null);
+  const insurers = optional('insurers.json', insurersSchema, []);
+  const relevance = optional('relevance.json', relevanceSchema.nullable(), null);
+  const localFile = path.join(dataDir, 'local-facts.json');
+  const local = optional('local-facts.json', localFactsSchema, {});
+  for (const slug of Object.keys(local ?? {}))
+    if (!citySlugs.has(slug))
+      issues.push({
+        file: rel(localFile),
+        record: slug,
+        field: null,
+        message: `"${slug}" is not a city of the data set`,
+      });
 
-  if (!provinces || !catastrophes || families === undefined) return undefined;
+  if (
+    !provinces ||
+    !catastrophes ||
+    families === undefined ||
+    !insurers ||
+    relevance === undefined ||
+    !local
+  )
+    return undefined;
   return {
+    topics: relevance ? new Topics(relevance) : null,
+    local: new Map(Object.entries(local)),
+    insurers: [...insurers].sort((a, b) => a.name.localeCompare(b.name)),
     populationSource: families?.population ?? null,
     provinces: new Map(provinces.provinces.map((p) => [p.code, p])),
     nationalComplaints: provinces.national.complaints,

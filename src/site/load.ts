@@ -6,7 +6,7 @@ import { loadCatalogue } from '../i18n/load-catalogue.js';
 import { displayPath } from './display-path.js';
 import { DataError, type DataIssue } from './errors.js';
 import { loadContent } from './load-content.js';
-import { loadFacts } from './load-facts.js';
+import { type Facts, loadFacts } from './load-facts.js';
 import { type Area, type City, createSite, type Site } from './model.js';
 import { PROVINCES, provinceByName } from './provinces.js';
 import { filesIn, isObject, parseRecord, readJson, readJsonRecords } from './read.js';
@@ -17,6 +17,7 @@ import {
   citySchema,
   type NationalRecord,
   nationalSchema,
+  type SiteSettings,
   siteSettingsSchema,
 } from './schema.js';
 import { CITY_SEGMENTS, NATIONAL, TOP_SEGMENTS } from './segments.js';
@@ -142,6 +143,10 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   const frenchCatalogue = loadCatalogue(dataDir, 'fr', rel, issues);
   const french = frenchCatalogue ? loadFrench(dataDir, frenchCatalogue, rel, issues) : null;
 
+  if (settings) issues.push(...checkBusinessCities(settings, citySlugsIn, rel(settingsFile)));
+  if (facts)
+    issues.push(...checkLocalFacts(facts, cities, rel(path.join(dataDir, 'local-facts.json'))));
+
   if (issues.length > 0 || !settings || !national || !content || !facts || !catalogue)
     throw new DataError(issues);
   const site = createSite(
@@ -159,6 +164,58 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
     if (issues.length > 0) throw new DataError(issues);
   }
   return site;
+}
+
+/** The firm's adjusters and offices name cities by slug: each must be a city of the data set. */
+function checkBusinessCities(
+  settings: SiteSettings,
+  citySlugs: ReadonlySet<string>,
+  file: string,
+): DataIssue[] {
+  const out: DataIssue[] = [];
+  const unknown = (slug: string, field: string): void => {
+    if (!citySlugs.has(slug))
+      out.push({ file, record: null, field, message: `"${slug}" is not a city of the data set` });
+  };
+  settings.business?.adjusters?.forEach((a, i) => {
+    a.cities.forEach((slug, k) => {
+      unknown(slug, `business.adjusters.${i}.cities.${k}`);
+    });
+  });
+  settings.business?.offices?.forEach((o, i) => {
+    unknown(o.city, `business.offices.${i}.city`);
+  });
+  return out;
+}
+
+/** Provinces whose cities have French pages: their local facts need their French. */
+const FRENCH_PROVINCES = new Set(['QC', 'NB']);
+
+/** A local fact's area must be one of its city's, and a city with French pages needs its French. */
+function checkLocalFacts(facts: Facts, cities: readonly City[], file: string): DataIssue[] {
+  const out: DataIssue[] = [];
+  const bySlug = new Map(cities.map((c) => [c.slug, c]));
+  for (const [slug, list] of facts.local) {
+    const city = bySlug.get(slug);
+    if (!city) continue; // reported by loadFacts
+    list.forEach((fact, i) => {
+      if (fact.area !== undefined && !city.areas.some((a) => a.name === fact.area))
+        out.push({
+          file,
+          record: slug,
+          field: `${i}.area`,
+          message: `"${fact.area}" is not an area of ${city.name}`,
+        });
+      if (fact.fr === undefined && FRENCH_PROVINCES.has(city.provinceCode ?? ''))
+        out.push({
+          file,
+          record: slug,
+          field: `${i}.fr`,
+          message: `is required: ${city.name} has French pages`,
+        });
+    });
+  }
+  return out;
 }
 
 /** A city may not take a province's slug: worked out once, not for every city. */

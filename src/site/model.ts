@@ -1,6 +1,7 @@
 import type { Catalogue, Strings } from '../i18n/catalogue.js';
 import type { Lang } from '../i18n/lang.js';
 import { type Links, links } from '../urls.js';
+import type { LocalFact } from './facts-schema.js';
 import { FORMATS, type Formats } from './format.js';
 import type { Content } from './load-content.js';
 import type { Facts } from './load-facts.js';
@@ -268,4 +269,13 @@ export function restoreNearby(
     if (bySlug.has(slug) && cities.every((c) => c !== undefined))
       bySite.set(`${slug}:${n}`, cities as City[]);
   }
+}
+
+/**
+ * The local facts (local-facts.json) about one neighbourhood of a city, matched by slug (the same
+ * in every language): what gives its page claims substance of its own.
+ */
+export function areaFacts(site: Site, city: City, area: Area): readonly LocalFact[] {
+  const facts = site.facts.local.get(city.slug);
+  return facts?.filter((f) => f.area !== undefined && slugify(f.area) === area.slug) ?? [];
 }

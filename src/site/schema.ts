@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { mirrorProblem } from './mirrors.js';
 import { PROVINCE_CODES, PROVINCE_NAMES } from './provinces.js';
 import { NATIONAL } from './segments.js';
 
@@ -25,11 +26,16 @@ export const coordinates = z.object({
   lng: z.number().min(-141.1, 'is west of Canada').max(-52.6, 'is east of Canada'),
 });
 
-/** Where a fact can be checked: who published it, and the page. */
-export const sourceSchema = z.strictObject({
-  publisher: text,
-  url: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
-});
+/** Where a fact can be checked: who published it, and the page at that publisher (never a mirror). */
+export const sourceSchema = z
+  .strictObject({
+    publisher: text,
+    url: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
+  })
+  .superRefine((source, ctx) => {
+    const problem = mirrorProblem(source);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['url'] });
+  });
 
 /**
  * A neighbourhood, district or borough: its name (checked against the city's `sources.areas`),
@@ -84,6 +90,28 @@ export const nationalSchema = z.strictObject({
   areas: z.array(text),
 });
 
+const postalCode = z
+  .string()
+  .regex(/^[A-Z]\d[A-Z] ?\d[A-Z]\d$/, 'must be a Canadian postal code such as M5V 2T6');
+
+/** A licence or certificate to practise, as the body that issued it names it. */
+const licenceSchema = z.strictObject({
+  province: z.enum(PROVINCE_CODES, {
+    error: `must be one of: ${PROVINCE_CODES.join(', ')}`,
+  }),
+  /** The body that issued it, as it names itself. */
+  issuedBy: text,
+  number: text,
+});
+
+/** A file the site serves from public/, named by its path there. */
+const publicPath = z
+  .string()
+  .regex(
+    /^\/(?!.*\.\.)[A-Za-z0-9._/-]+\.(jpe?g|png|webp|avif|gif|svg)$/,
+    'must be the path of an image under public/, such as /images/adjuster.jpg',
+  );
+
 export const siteSettingsSchema = z.strictObject({
   siteName: text,
   baseUrl: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
@@ -118,20 +146,34 @@ export const siteSettingsSchema = z.strictObject({
           province: z.enum(PROVINCE_CODES, {
             error: `must be one of: ${PROVINCE_CODES.join(', ')}`,
           }),
-          postalCode: z
-            .string()
-            .regex(/^[A-Z]\d[A-Z] ?\d[A-Z]\d$/, 'must be a Canadian postal code such as M5V 2T6'),
+          postalCode,
         })
         .optional(),
-      licences: z
+      licences: z.array(licenceSchema).optional(),
+      /**
+       * The firm's own adjusters, each with the licences they hold and the cities (slugs) they
+       * serve: shown on those cities' pages. Only what the owner gives: none, nothing shown.
+       */
+      adjusters: z
         .array(
           z.strictObject({
-            province: z.enum(PROVINCE_CODES, {
-              error: `must be one of: ${PROVINCE_CODES.join(', ')}`,
-            }),
-            /** The body that issued it, as it names itself. */
-            issuedBy: text,
-            number: text,
+            name: text,
+            title: text.optional(),
+            /** A picture under public/, such as /images/jane.jpg. */
+            photo: publicPath.optional(),
+            licences: z.array(licenceSchema),
+            cities: z.array(text).min(1, 'must name at least one city (its slug)'),
+          }),
+        )
+        .optional(),
+      /** The firm's offices, each in a city of the data set (its slug). */
+      offices: z
+        .array(
+          z.strictObject({
+            city: text,
+            street: text,
+            postalCode,
+            phone: text.optional(),
           }),
         )
         .optional(),
@@ -147,6 +189,8 @@ export type Source = z.infer<typeof sourceSchema>;
 export type NationalRecord = z.infer<typeof nationalSchema>;
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 export type Business = NonNullable<SiteSettings['business']>;
+export type Adjuster = NonNullable<Business['adjusters']>[number];
+export type Office = NonNullable<Business['offices']>[number];
 
 /**
  * A city record as citySchema makes it of one it accepts, made without checking it: the record

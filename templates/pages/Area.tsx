@@ -3,7 +3,7 @@ import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { NEARBY } from '../../src/routes.js';
-import { type City, nearbyCities } from '../../src/site/model.js';
+import { areaFacts, type City, nearbyCities } from '../../src/site/model.js';
 import { provinceBySlug } from '../../src/site/provinces.js';
 import type { Links } from '../../src/urls.js';
 import { Accordion } from '../components/Accordion.js';
@@ -17,6 +17,7 @@ import {
   Population,
   ProvinceRules,
 } from '../components/LocalFacts.js';
+import { LocalHelp } from '../components/LocalHelp.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
@@ -94,6 +95,15 @@ export function AreaPage(ctx: PageContext) {
           links={site.links}
         />
       </CityHero>
+
+      {!province && (
+        <LocalHelp
+          place={area.name}
+          facts={areaFacts(site, city, area)}
+          french={site.lang === 'fr'}
+          t={t}
+        />
+      )}
 
       {!province && (
         <Section id="local-title" title={fill(t.area.localTitle, { area: area.name })} tone="soft">

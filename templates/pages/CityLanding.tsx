@@ -15,12 +15,19 @@ import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
 import {
+  adjustersIn,
+  ChoosingAnAdjuster,
+  officesIn,
+  ReportingAClaim,
+} from '../components/ClaimsHelp.js';
+import {
   CatastropheSection,
   Cite,
   Cites,
   LicenceLookup,
   Population,
 } from '../components/LocalFacts.js';
+import { LocalHelp } from '../components/LocalHelp.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
@@ -50,6 +57,7 @@ export function CityLandingPage(ctx: PageContext) {
   const faqs = cityFaq(ctx);
   const crumbs = trail(ctx, kind === 'home' ? city.name : heading);
   const terms = termsIn(isQuebec(city), site.content);
+  const province = city.provinceCode ? site.facts.provinces.get(city.provinceCode) : undefined;
   return (
     <Layout
       ctx={ctx}
@@ -80,9 +88,37 @@ export function CityLandingPage(ctx: PageContext) {
         />
       </CityHero>
 
+      {kind === 'home' && (
+        <LocalHelp
+          place={city.name}
+          facts={(site.facts.local.get(city.slug) ?? []).filter((f) => f.area === undefined)}
+          french={site.lang === 'fr'}
+          t={t}
+        />
+      )}
+      {kind === 'top-adjusters' && (
+        <ChoosingAnAdjuster
+          city={city}
+          province={province}
+          adjusters={adjustersIn(site.settings.business, city)}
+          t={t}
+        />
+      )}
+      {kind === 'claims-offices' && (
+        <ReportingAClaim
+          city={city}
+          insurers={site.facts.insurers}
+          complaints={[...(province?.complaints ?? []), ...site.facts.nationalComplaints]}
+          offices={officesIn(site.settings.business, city)}
+          t={t}
+          format={site.format}
+          links={site.links}
+        />
+      )}
+
       {/* The city's page is about the city; the process and the FAQ, the same everywhere, are
           on the site's pages and the city's other landing pages. */}
-      {kind !== 'home' && (
+      {(kind === 'public-adjusters' || kind === 'free-consultation') && (
         <Section id="how-title" title={t.pages.howItWorks}>
           <Shared
             component={Steps}
@@ -93,16 +129,20 @@ export function CityLandingPage(ctx: PageContext) {
         </Section>
       )}
 
-      <Shared
-        component={CityIntro}
-        props={{
-          city,
-          populationSource: site.facts.populationSource,
-          t,
-          links: site.links,
-          format: site.format,
-        }}
-      />
+      {/* What a page titled for choosing an adjuster or reporting a claim promises, it gives
+          instead of the city's description. */}
+      {kind !== 'top-adjusters' && kind !== 'claims-offices' && (
+        <Shared
+          component={CityIntro}
+          props={{
+            city,
+            populationSource: site.facts.populationSource,
+            t,
+            links: site.links,
+            format: site.format,
+          }}
+        />
+      )}
 
       {kind === 'home' && !city.national && <Shared component={CityFacts} props={{ city, site }} />}
 

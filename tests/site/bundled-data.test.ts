@@ -1,5 +1,8 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSite } from '../../src/site/load.js';
+import { mirrorProblem } from '../../src/site/mirrors.js';
 import { distanceKm, nearbyCities, provinceGroups, topCities } from '../../src/site/model.js';
 import { PROVINCES } from '../../src/site/provinces.js';
 import { BUNDLED_DATA, runCli } from '../helpers.js';
@@ -92,6 +95,32 @@ describe('the bundled data set', async () => {
     expect(unsourced).toEqual([]);
     // Most cities still show their neighbourhoods.
     expect(site.cities.filter((c) => c.areas.length >= 3).length).toBeGreaterThan(140);
+  });
+
+  it('cites every source at its publisher: no mirror, no "copy at", French pages included', async () => {
+    const files = await readdir(BUNDLED_DATA, { recursive: true });
+    const sources: Array<{ file: string; publisher: string; url: string }> = [];
+    const collect = (file: string, v: unknown): void => {
+      if (Array.isArray(v)) for (const x of v) collect(file, x);
+      else if (v && typeof v === 'object') {
+        const o = v as Record<string, unknown>;
+        if (typeof o.publisher === 'string' && typeof o.url === 'string')
+          sources.push({ file, publisher: o.publisher, url: o.url });
+        for (const x of Object.values(o)) collect(file, x);
+      }
+    };
+    for (const f of files.filter((f) => f.endsWith('.json')))
+      collect(f, JSON.parse(await readFile(path.join(BUNDLED_DATA, f), 'utf8')));
+    expect(sources.length).toBeGreaterThan(1000);
+    const bad = sources.filter((s) => mirrorProblem(s) !== null || /copy|copie/i.test(s.publisher));
+    expect(bad).toEqual([]);
+    // Wikipedia is cited as Wikipedia, at the article's own address.
+    for (const s of sources.filter(
+      (s) => /wikipedia/i.test(s.publisher) || /wikipedia\.org/.test(s.url),
+    )) {
+      expect(s.publisher, s.url).toBe('Wikipedia');
+      expect(s.url).toMatch(/^https:\/\/(en|fr|simple|sco|de)\.wikipedia\.org\/(wiki\/|\?)/);
+    }
   });
 
   it('gives every city its own description of 2 to 4 sentences', () => {

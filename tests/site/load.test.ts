@@ -175,6 +175,46 @@ describe('data rules reject a bad record and name file, record and field', () =>
       /same URL as areas.0/,
     ],
     [
+      'a source that calls itself a copy',
+      ({ on }) =>
+        Object.assign(on[0] ?? {}, {
+          descriptionSources: [
+            { publisher: 'Wikipedia (copy at example.org)', url: 'https://example.org/Toronto' },
+          ],
+        }),
+      'toronto',
+      'descriptionSources.0.url',
+      /names a copy/,
+    ],
+    [
+      'a source on a Wikipedia mirror',
+      ({ on }) =>
+        Object.assign(on[0] ?? {}, {
+          descriptionSources: [{ publisher: 'Wikipedia', url: 'https://wikimili.com/en/Toronto' }],
+        }),
+      'toronto',
+      'descriptionSources.0.url',
+      /wikimili\.com, a site that republishes/,
+    ],
+    [
+      'an area source on an offline-reader copy',
+      ({ on }) =>
+        Object.assign(on[0] ?? {}, {
+          areas: [
+            {
+              name: 'The Beaches',
+              source: {
+                publisher: 'Wikipedia',
+                url: 'https://kiwix.example.nl/wikipedia_en_all_maxi_2018-10/A/The_Beaches.html',
+              },
+            },
+          ],
+        }),
+      'toronto',
+      'areas.0.source.url',
+      /a site that republishes/,
+    ],
+    [
       'a city in the wrong province file',
       ({ on }) =>
         Object.assign(on[0] ?? {}, { province: 'Quebec', provinceCode: 'QC', id: 'qc-toronto' }),

@@ -1,0 +1,193 @@
+import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
+import type { Body, Insurer, ProvinceFacts } from '../../src/site/facts-schema.js';
+import type { Formats } from '../../src/site/format.js';
+import type { City } from '../../src/site/model.js';
+import type { Adjuster, Business, Office } from '../../src/site/schema.js';
+import type { Links } from '../../src/urls.js';
+import { Cite, LicenceLookup } from './LocalFacts.js';
+import { Section } from './Section.js';
+
+/** The firm's adjusters who serve a city, as site.json names them. */
+export const adjustersIn = (business: Business | undefined, city: City): Adjuster[] =>
+  business?.adjusters?.filter((a) => a.cities.includes(city.slug)) ?? [];
+
+/** The firm's offices in a city, as site.json gives them. */
+export const officesIn = (business: Business | undefined, city: City): Office[] =>
+  business?.offices?.filter((o) => o.city === city.slug) ?? [];
+
+/**
+ * What choosing an adjuster in a city comes to: the body that licenses or certifies them in its
+ * province and how to check, what its rules say (fees among them), what to ask before signing,
+ * and the firm's own adjusters there when the owner names them.
+ */
+export function ChoosingAnAdjuster({
+  city,
+  province,
+  adjusters,
+  t,
+}: {
+  city: City;
+  province: ProvinceFacts | undefined;
+  adjusters: readonly Adjuster[];
+  t: Strings;
+}) {
+  const h = t.claimsHelp;
+  const asks = [h.ask1, h.ask2, h.ask3, h.ask4, h.ask5];
+  return (
+    <>
+      {province && (
+        <Section
+          id="licence-title"
+          title={fill(h.licenceTitle, { province: city.province ?? '' })}
+          intro={h.licenceIntro}
+        >
+          <div className="prose">
+            <p>
+              {province.regulator.url ? (
+                <a href={province.regulator.url}>{province.regulator.name}</a>
+              ) : (
+                province.regulator.name
+              )}
+              . {province.regulator.text}
+              <Cite source={province.regulator.source} t={t} />
+            </p>
+            {province.regulator.lookup && (
+              <LicenceLookup lookup={province.regulator.lookup} t={t} />
+            )}
+            {province.facts.map((f) => (
+              <p key={f.text}>
+                {f.text}
+                <Cite source={f.source} t={t} />
+              </p>
+            ))}
+          </div>
+        </Section>
+      )}
+      <Section id="ask-title" title={h.askTitle} tone="soft">
+        <ul className="bullet-list">
+          {asks.map((q) => (
+            <li key={q}>{q}</li>
+          ))}
+        </ul>
+      </Section>
+      {adjusters.length > 0 && (
+        <Section id="adjusters-title" title={fill(h.adjustersTitle, { city: city.name })}>
+          <ul className="adjusters">
+            {adjusters.map((a) => (
+              <li key={a.name}>
+                {a.photo && (
+                  <img src={a.photo} alt={a.name} width="96" height="96" loading="lazy" />
+                )}
+                <strong>{a.name}</strong>
+                {a.title && <span className="muted"> {a.title}</span>}
+                {a.licences.length > 0 && (
+                  <ul className="licences">
+                    {a.licences.map((l) => (
+                      <li key={`${l.province} ${l.number}`}>
+                        {fill(t.layout.licence, {
+                          province: l.province,
+                          issuedBy: l.issuedBy,
+                          number: l.number,
+                        })}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+    </>
+  );
+}
+
+/**
+ * Where a claim in a city is made and taken further: insurers' claims lines as their own pages
+ * give them, the province's and the country's complaint services, and the firm's office there.
+ */
+export function ReportingAClaim({
+  city,
+  insurers,
+  complaints,
+  offices,
+  t,
+  format,
+  links,
+}: {
+  city: City;
+  insurers: readonly Insurer[];
+  complaints: readonly Body[];
+  offices: readonly Office[];
+  t: Strings;
+  format: Formats;
+  links: Links;
+}) {
+  const h = t.claimsHelp;
+  return (
+    <>
+      {insurers.length > 0 && (
+        <Section id="insurers-title" title={h.insurersTitle} intro={h.insurersIntro}>
+          <ul className="bullet-list fact-list">
+            {insurers.map((i) => (
+              <li key={i.name}>
+                {fillParts(h.insurer, {
+                  name: <strong key="name">{i.name}</strong>,
+                  phone: (
+                    <a key="phone" href={links.tel(i.phone)}>
+                      {format.phone(i.phone)}
+                    </a>
+                  ),
+                })}
+                <Cite source={i.source} t={t} />
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+      {complaints.length > 0 && (
+        <Section
+          id="complaints-title"
+          title={t.localFacts.complaintsTitle}
+          intro={t.localFacts.complaintsIntro}
+          tone="soft"
+        >
+          <ul className="bullet-list fact-list">
+            {complaints.map((b) => (
+              <li key={b.name}>
+                {fillParts(t.localFacts.body, {
+                  name: <strong key="name">{b.url ? <a href={b.url}>{b.name}</a> : b.name}</strong>,
+                  text: b.text,
+                })}
+                <Cite source={b.source} t={t} />
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
+      {offices.length > 0 && (
+        <Section id="office-title" title={fill(h.officeTitle, { city: city.name })}>
+          {offices.map((o) => (
+            <address key={`${o.street} ${o.postalCode}`}>
+              {o.street}
+              <br />
+              {city.name} {city.provinceCode} {o.postalCode}
+              {o.phone && (
+                <>
+                  <br />
+                  {fillParts(h.officePhone, {
+                    phone: (
+                      <a key="phone" href={links.tel(o.phone)}>
+                        {format.phone(o.phone)}
+                      </a>
+                    ),
+                  })}
+                </>
+              )}
+            </address>
+          ))}
+        </Section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+import { fill, type Strings } from '../../src/i18n/catalogue.js';
+import type { LocalFact } from '../../src/site/facts-schema.js';
+import { Cite } from './LocalFacts.js';
+import { Section } from './Section.js';
+
+/**
+ * What helps someone with damage in a place act: its programmes, where to report, the permits
+ * repairs need, each with the page that says it; in French where the page is (the data gives
+ * the French of every fact shown on French pages). Nothing for none.
+ */
+export function LocalHelp({
+  place,
+  facts,
+  french,
+  t,
+}: {
+  place: string;
+  facts: readonly LocalFact[];
+  french: boolean;
+  t: Strings;
+}) {
+  if (facts.length === 0) return null;
+  return (
+    <Section
+      id="local-help-title"
+      title={fill(t.localHelp.title, { place })}
+      intro={fill(t.localHelp.intro, { place })}
+    >
+      <ul className="bullet-list fact-list">
+        {facts.map((f) => (
+          <li key={f.text}>
+            {(french && f.fr) || f.text}
+            <Cite source={f.source} t={t} />
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}

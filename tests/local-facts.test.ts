@@ -1,0 +1,139 @@
+import { type HTMLElement, parse } from 'node-html-parser';
+import { describe, expect, it } from 'vitest';
+import { buildPages } from '../src/pages.js';
+import { renderPage } from '../src/render/render.js';
+import { shareImages } from '../src/share/share-images.js';
+import { loadSite } from '../src/site/load.js';
+import type { Site } from '../src/site/model.js';
+import { TEMPLATES } from '../templates/pages/index.js';
+import { BUNDLED_DATA, dataCopy, dataIssues, editJson } from './helpers.js';
+
+const assets = { css: '/assets/site.css', js: '/assets/app.js', cityIndex: '/assets/cities.json' };
+const text = (el: HTMLElement | null | undefined) =>
+  el?.textContent.replace(/\s+/g, ' ').trim() ?? '';
+
+function pagesOf(site: Site) {
+  const pages = buildPages(site);
+  const byPath = new Map(pages.map((p) => [p.path, p]));
+  const render = (path: string): HTMLElement => {
+    const page = byPath.get(path);
+    if (!page) throw new Error(`no page ${path}`);
+    return parse(renderPage({ site, page, pages, assets, share: shareImages(site) }, TEMPLATES));
+  };
+  return { pages, byPath, render };
+}
+
+const site = await loadSite(BUNDLED_DATA);
+const { byPath, render } = pagesOf(site);
+
+type Facts = Record<string, Array<Record<string, unknown>>>;
+
+describe('local facts', () => {
+  it("lead a city's page, each with the page at its publisher that says it", () => {
+    const main = render('/toronto/').querySelector('main');
+    const help = main?.querySelector('[aria-labelledby="local-help-title"]');
+    expect(text(help?.querySelector('h2'))).toBe('After Damage in Toronto');
+    const facts = site.facts.local.get('toronto') ?? [];
+    expect(facts.length).toBeGreaterThan(0);
+    for (const f of facts) {
+      expect(text(help)).toContain(f.text);
+      expect(help?.querySelector(`.source a[href="${f.source.url}"]`)).not.toBeNull();
+    }
+    // Before the city's description: what helps comes first.
+    const sections = main
+      ?.querySelectorAll('section')
+      .map((s) => s.getAttribute('aria-labelledby'));
+    expect(sections?.indexOf('local-help-title')).toBeLessThan(
+      sections?.indexOf('intro-title') ?? -1,
+    );
+  });
+
+  it('speak French on French pages, cited at the same page', () => {
+    const help = render('/fr/alma/').querySelector('[aria-labelledby="local-help-title"]');
+    const fact = site.facts.local.get('alma')?.[0];
+    expect(fact?.fr).toBeDefined();
+    expect(text(help)).toContain(fact?.fr ?? '');
+    expect(text(help)).not.toContain(fact?.text ?? '');
+    expect(text(help?.querySelector('h2'))).toBe('Après un sinistre à Alma');
+  });
+
+  it('are checked: a city or area the data lacks, or a French city fact without its French, is a data error', async () => {
+    const { data } = await dataCopy(BUNDLED_DATA);
+    await editJson(data, 'local-facts.json', (facts: Facts) => {
+      const one = facts.toronto?.[0] ?? {};
+      facts.atlantis = [{ ...one }];
+      facts.toronto?.push({ ...one, text: 'Another fact.', area: 'Nowhere Heights' });
+      facts.montreal = [{ ...one, text: 'A fact without its French.' }];
+    });
+    const issues = await dataIssues(data);
+    const at = (record: string, field: string | null) =>
+      issues.find(
+        (i) => i.file.endsWith('local-facts.json') && i.record === record && i.field === field,
+      );
+    expect(at('atlantis', null)?.message).toMatch(/"atlantis" is not a city/);
+    expect(at('toronto', `${site.facts.local.get('toronto')?.length ?? 0}.area`)?.message).toMatch(
+      /"Nowhere Heights" is not an area of Toronto/,
+    );
+    expect(at('montreal', '0.fr')?.message).toMatch(/required: Montréal|required: Montreal/);
+    // A source at a copy is refused here as everywhere (src/site/mirrors.ts).
+    const copy = await dataCopy(BUNDLED_DATA);
+    await editJson(copy.data, 'local-facts.json', (facts: Facts) => {
+      const one = facts.toronto?.[0] ?? {};
+      facts.ottawa?.push({
+        ...one,
+        text: 'A copy.',
+        source: { publisher: 'City (copy at x.org)', url: 'https://x.org/a' },
+      });
+    });
+    const copied = await dataIssues(copy.data);
+    expect(
+      copied.some((i) => i.file.endsWith('local-facts.json') && /names a copy/.test(i.message)),
+    ).toBe(true);
+  });
+});
+
+describe('a neighbourhood page earns indexing by claims substance', () => {
+  it('keeps a history-only neighbourhood for visitors: noindex, canonical to its city, out of the sitemap', () => {
+    const annex = byPath.get('/toronto/the-annex/');
+    expect(annex?.route).toBe('area');
+    expect(annex?.sitemap).toBeNull();
+    expect(annex?.canonical).toBe('/toronto/');
+    const root = render('/toronto/the-annex/');
+    expect(root.querySelector('meta[name="robots"]')?.getAttribute('content')).toMatch(/noindex/);
+    // The history is still there for a visitor.
+    expect(text(root.querySelector('main'))).toContain('Simeon Janes');
+  });
+
+  it('indexes a neighbourhood once the data gives it a claims fact, and shows the fact', async () => {
+    const { data } = await dataCopy(BUNDLED_DATA);
+    await editJson(data, 'local-facts.json', (facts: Facts) => {
+      facts.toronto?.push({
+        topic: 'risk',
+        text: 'A test fact about basement flooding in The Annex.',
+        area: 'The Annex',
+        source: { publisher: 'City of Toronto', url: 'https://www.toronto.ca/' },
+      });
+    });
+    const edited = pagesOf(await loadSite(data));
+    const annex = edited.byPath.get('/toronto/the-annex/');
+    expect(annex?.sitemap).not.toBeNull();
+    expect(annex?.canonical).toBe('/toronto/the-annex/');
+    expect(
+      text(
+        edited.render('/toronto/the-annex/').querySelector('[aria-labelledby="local-help-title"]'),
+      ),
+    ).toContain('A test fact about basement flooding in The Annex.');
+    // The city's own page shows only the city's facts.
+    expect(text(edited.render('/toronto/').querySelector('main'))).not.toContain('A test fact');
+  });
+
+  it("consolidates a city whose data has no claims substance into its province's page", () => {
+    const repentigny = byPath.get('/repentigny/');
+    expect(repentigny?.sitemap).toBeNull();
+    expect(repentigny?.canonical).toBe('/canada/quebec/');
+    // Its other pages point there too, never at a page that is itself not indexed.
+    expect(byPath.get('/repentigny/public-adjusters/')?.canonical).toBe('/canada/quebec/');
+    expect(byPath.get('/fr/repentigny/')?.canonical).toBe('/fr/canada/quebec/');
+    expect(byPath.get('/toronto/')?.sitemap).not.toBeNull();
+  });
+});
