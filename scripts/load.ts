@@ -10,7 +10,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { FileLeadStore } from '../src/lead/file-store.js';
+import { openLeadStore } from '../src/lead/open-store.js';
 import { startServer } from '../src/serve/server.js';
 import { startFakeCrm } from '../tests/fake-crm.js';
 
@@ -27,7 +27,7 @@ const crm = await startFakeCrm({ api: 'v2', allowDuplicates: true });
 crm.setFailureRate(failure);
 crm.setDropAfterRate(dropAfter);
 crm.down(downSeconds * 1000);
-const outbox = path.join(dir, 'outbox', 'leads.jsonl');
+const outbox = path.join(dir, 'outbox', 'leads.db');
 Object.assign(process.env, crm.env(), {
   SITE_ORIGIN: 'https://www.claimright.ca',
   LEAD_OUTBOX_PATH: outbox,
@@ -42,7 +42,7 @@ const { server, url } = await startServer({
   host: '127.0.0.1',
   log: (e) => logged.set(e, (logged.get(e) ?? 0) + 1),
 });
-const store = new FileLeadStore(outbox);
+const store = openLeadStore({ outboxPath: outbox }, () => {});
 
 const statuses = new Map<number, number>();
 const latencies: number[] = [];
