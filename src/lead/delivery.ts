@@ -43,7 +43,7 @@ export const NO_TOKEN = 'no CRM token configured';
  * attempt is tried then, looking for the note that attempt may have added.
  */
 export const FIRST_ATTEMPT = 'first delivery under way';
-const FIRST_ATTEMPT_MS = 60_000;
+const FIRST_ATTEMPT_MS = 15_000;
 
 /** The store holds as many waiting leads as it may: new ones are refused until some go. */
 export class StoreFullError extends Error {}

@@ -240,11 +240,15 @@ export class SqlLeadStore implements LeadStore {
     return (await this.db()).erase();
   }
 
+  /**
+   * Deletes the dead letters past their time; then erases what this and the deliveries since the
+   * last pass left in the files (a drain calls it on every pass).
+   */
   async expire(before: string): Promise<number> {
     const [r] = await this.batch([
       { sql: "DELETE FROM leads WHERE state = 'dead' AND done_at < ?", params: [before] },
     ]);
-    if (r?.changes) await this.erase();
+    await this.erase();
     return r?.changes ?? 0;
   }
 
