@@ -28,6 +28,8 @@ const LEASE_MS = 30_000;
  */
 export class SqlLeadStore implements LeadStore {
   private opening: Promise<SqlDatabase> | null = null;
+  /** Personal data was deleted or cleared since the files were last erased. */
+  private unerased = false;
   /** Runs once the database is open, before anything else uses it (an older outbox's import). */
   onOpen?: (store: SqlLeadStore) => Promise<void>;
 
@@ -164,6 +166,7 @@ export class SqlLeadStore implements LeadStore {
         params: [submissionId, now, contactId, now],
       },
     ]);
+    this.unerased = true;
   }
 
   async bury(entry: WaitingLead, reason: string): Promise<void> {
@@ -198,7 +201,7 @@ export class SqlLeadStore implements LeadStore {
       },
     ]);
     if (!r?.changes) return false;
-    await (await this.db()).erase();
+    await this.erase();
     return true;
   }
 
@@ -237,18 +240,21 @@ export class SqlLeadStore implements LeadStore {
    * from finishing (the bytes go at the next checkpoint).
    */
   async erase(): Promise<boolean> {
-    return (await this.db()).erase();
+    this.unerased = false;
+    const erased = await (await this.db()).erase();
+    if (!erased) this.unerased = true;
+    return erased;
   }
 
   /**
-   * Deletes the dead letters past their time; then erases what this and the deliveries since the
-   * last pass left in the files (a drain calls it on every pass).
+   * Deletes the dead letters past their time; then erases what this and this process's
+   * deliveries since the last pass left in the files (a drain calls it on every pass).
    */
   async expire(before: string): Promise<number> {
     const [r] = await this.batch([
       { sql: "DELETE FROM leads WHERE state = 'dead' AND done_at < ?", params: [before] },
     ]);
-    await this.erase();
+    if (r?.changes || this.unerased) await this.erase();
     return r?.changes ?? 0;
   }
 

@@ -123,50 +123,62 @@ describe('a kill -9 during a burst, then a restart as PID 1', () => {
     cleanup.push(() => crm.close());
     const db = path.join(await tempDir(), 'volume', 'leads.db');
     const env = { ...crm.env(), LEAD_OUTBOX_PATH: db, LEAD_RETRY_INTERVAL_MS: '500' };
-    const s = await serve({ dir: dist, env, pid1: true });
+    const acknowledged = new Set<string>();
+    // 16 posters until the server is killed outright, mid-write.
+    const burst = async (s: ServeProcess, atLeast: number) => {
+      let killed = false;
+      const poster = async () => {
+        while (!killed) {
+          const claim = person();
+          const res = await s.post(claim).catch(() => null);
+          if (res && (res.status === 200 || res.status === 202))
+            acknowledged.add(claim.submissionId);
+        }
+      };
+      const posters = Array.from({ length: 16 }, poster);
+      const before = acknowledged.size;
+      await until(async () => acknowledged.size >= before + atLeast || false, 30_000);
+      await s.stop('SIGKILL');
+      killed = true;
+      await Promise.all(posters);
+    };
+    const restart = async (over: Record<string, string> = {}) => {
+      const started = Date.now();
+      const s = await serve({ dir: dist, env: { ...env, ...over }, pid1: true });
+      const first = person();
+      await until(async () => {
+        const status = (await s.post(first).catch(() => null))?.status;
+        return status === 200 || status === 202 || false;
+      }, 20_000);
+      acknowledged.add(first.submissionId);
+      return { s, firstAcceptedMs: Date.now() - started };
+    };
+
+    // Without a token every lead is written as it comes: the kill lands mid-write.
+    const s = await serve({ dir: dist, env: { ...env, GHL_TOKEN: '' }, pid1: true });
     // node is PID 1 in its namespace, as in a container started without an init.
     const nsPid = (pid: number) =>
       execFileSync('grep', ['^NSpid:', `/proc/${pid}/status`], { encoding: 'utf8' });
     expect(nsPid(s.nodePid()).trim().split(/\s+/).at(-1)).toBe('1');
-    const acknowledged = new Set<string>();
-    let killed = false;
-    const poster = async () => {
-      while (!killed) {
-        const claim = person();
-        const res = await s.post(claim).catch(() => null);
-        if (res && (res.status === 200 || res.status === 202)) acknowledged.add(claim.submissionId);
-      }
-    };
-    const posters = Array.from({ length: 16 }, poster);
-    await until(async () => acknowledged.size >= 40 || false, 20_000);
-    await s.stop('SIGKILL');
-    killed = true;
-    await Promise.all(posters);
+    await burst(s, 40);
+    // With the CRM: the kill cuts first deliveries short.
+    const second = await restart();
+    expect(second.firstAcceptedMs).toBeLessThan(5000);
+    await burst(second.s, 40);
+    const third = await restart();
+    expect(third.firstAcceptedMs).toBeLessThan(5000);
 
-    const started = Date.now();
-    const again = await serve({ dir: dist, env, pid1: true });
-    const next = person();
-    await until(
-      async () => (await again.post(next).catch(() => null))?.status === 200 || false,
-      20_000,
-    );
-    const firstAccepted = Date.now() - started;
-    expect(firstAccepted).toBeLessThan(5000);
-    acknowledged.add(next.submissionId);
-
-    // Leads whose first attempt the kill cut short are completed by the restarted server.
+    // What waited, and what the kill cut short, is delivered by the restarted server, once.
     await until(
       () => readStore(db, async (store) => (await store.counts()).waiting === 0 || false),
-      40_000,
+      60_000,
     );
     const statuses = await readStore(db, (store) =>
       Promise.all([...acknowledged].map((id) => store.status(id))),
     );
     expect(statuses.filter((st) => st !== 'delivered')).toEqual([]);
-    const emails = new Set([...crm.contacts.values()].map((c) => c.email));
-    expect(emails.size).toBeGreaterThanOrEqual(acknowledged.size);
     expect(crm.duplicateNotes()).toBe(0);
-  }, 90_000);
+  }, 150_000);
 
   it('takes no notice of the lock files an older version left, one naming PID 1 among them', async () => {
     const dir = path.join(await tempDir(), 'outbox');
@@ -175,8 +187,13 @@ describe('a kill -9 during a burst, then a restart as PID 1', () => {
     // writing its pid: the old store refused every lead for good after either.
     await writeFile(path.join(dir, 'leads.jsonl.lock'), '1');
     await writeFile(path.join(dir, 'leads.jsonl.drain.lock'), '');
-    const db = path.join(dir, 'leads.db');
-    const s = await serve({ dir: dist, env: { GHL_TOKEN: '', LEAD_OUTBOX_PATH: db }, pid1: true });
+    // The setting of the older version's Docker image, kept by the owner.
+    const outbox = path.join(dir, 'leads.jsonl');
+    const s = await serve({
+      dir: dist,
+      env: { GHL_TOKEN: '', LEAD_OUTBOX_PATH: outbox },
+      pid1: true,
+    });
     const t0 = Date.now();
     expect((await s.post(person())).status).toBe(202);
     expect(Date.now() - t0).toBeLessThan(2000);
@@ -187,9 +204,33 @@ describe('a kill -9 during a burst, then a restart as PID 1', () => {
 });
 
 describe('many posters at once', () => {
-  it('takes 1,000 leads from 32 posters on two servers sharing one database, refusing none', async () => {
-    const db = path.join(await tempDir(), 'leads.db');
-    const env = { GHL_TOKEN: '', LEAD_OUTBOX_PATH: db };
+  it('takes 1,000 leads from 32 posters on two servers sharing one database with 5,000 waiting, refusing none', async () => {
+    // The CRM refuses the token: each lead is kept at once, and both servers drain all along.
+    const crm = await startFakeCrm({ api: 'v2', token: 'pit-right', burstLimit: 100_000 });
+    cleanup.push(() => crm.close());
+    // 5,000 leads wait already (an older version's outbox, imported at the first start).
+    const dir = await tempDir();
+    const t0 = Date.now() - 3_600_000;
+    const waiting = Array.from({ length: 5000 }, (_, i) => {
+      const lead = person();
+      const receivedAt = new Date(t0 + i).toISOString();
+      return JSON.stringify({
+        submissionId: lead.submissionId,
+        receivedAt,
+        lead,
+        attempts: 0,
+        nextAttemptAt: receivedAt,
+        reason: 'CRM down',
+      });
+    });
+    await writeFile(path.join(dir, 'leads.jsonl'), `${waiting.join('\n')}\n`);
+    const db = path.join(dir, 'leads.db');
+    const env = {
+      ...crm.env(),
+      GHL_TOKEN: 'pit-revoked',
+      LEAD_OUTBOX_PATH: path.join(dir, 'leads.jsonl'),
+      LEAD_RETRY_INTERVAL_MS: '100',
+    };
     const servers = [await serve({ dir: dist, env }), await serve({ dir: dist, env })];
     const statuses = new Map<number, number>();
     const times: number[] = [];
@@ -208,7 +249,7 @@ describe('many posters at once', () => {
     expect(Object.fromEntries(statuses)).toEqual({ 202: 1000 });
     times.sort((a, b) => a - b);
     expect(times[Math.floor(times.length * 0.95)]).toBeLessThan(8000);
-    expect(await readStore(db, (store) => store.counts())).toEqual({ waiting: 1000, dead: 0 });
+    expect(await readStore(db, (store) => store.counts())).toEqual({ waiting: 6000, dead: 0 });
   }, 120_000);
 });
 
