@@ -25,8 +25,22 @@ export async function startServe(options: {
   dir: string;
   env: Record<string, string>;
   pid1?: boolean;
+  /** A port of its own (a restarted server answers where the last one did); any free one by default. */
+  port?: number;
+  /** The CLI to run (a script bundled elsewhere names it); the repository's by default. */
+  bin?: string;
 }): Promise<ServeProcess> {
-  const args = [BIN, 'serve', '--dir', options.dir, '--port', '0', '--host', '127.0.0.1'];
+  const port = String(options.port ?? 0);
+  const args = [
+    options.bin ?? BIN,
+    'serve',
+    '--dir',
+    options.dir,
+    '--port',
+    port,
+    '--host',
+    '127.0.0.1',
+  ];
   const [program, ...rest] = options.pid1
     ? ['unshare', '--pid', '--fork', '--mount-proc', '--kill-child', process.execPath, ...args]
     : [process.execPath, ...args];
