@@ -337,70 +337,69 @@ export class SqlLeadStore implements LeadStore {
     dead: DeadLetter[];
     delivered: Array<{ submissionId: string; contactId: string; at: string }>;
   }): Promise<number> {
-    const statements: Statement[] = [];
-    const insert = `INSERT INTO leads (submission_id, state, received_at, lead, email, phone,
-        attempts, next_attempt_at, reason, contact_id, note_may_exist, done_at)
-      VALUES (?, ?, ?, CAST(? AS JSONB), ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (submission_id) DO NOTHING`;
+    const rows: unknown[][] = [];
     for (const d of records.delivered)
-      statements.push({
-        sql: insert,
-        params: [
-          d.submissionId,
-          'delivered',
-          d.at,
-          null,
-          null,
-          null,
-          0,
-          null,
-          null,
-          d.contactId,
-          0,
-          d.at,
-        ],
-      });
+      rows.push([
+        d.submissionId,
+        'delivered',
+        d.at,
+        null,
+        null,
+        null,
+        0,
+        null,
+        null,
+        d.contactId,
+        0,
+        d.at,
+      ]);
     for (const d of records.dead) {
       const keys = personKeys(d.lead);
-      statements.push({
-        sql: insert,
-        params: [
-          d.submissionId,
-          'dead',
-          d.receivedAt,
-          JSON.stringify(d.lead),
-          keys.email,
-          keys.phone,
-          0,
-          null,
-          d.reason,
-          d.contactId ?? null,
-          0,
-          d.deadAt,
-        ],
-      });
+      rows.push([
+        d.submissionId,
+        'dead',
+        d.receivedAt,
+        JSON.stringify(d.lead),
+        keys.email,
+        keys.phone,
+        0,
+        null,
+        d.reason,
+        d.contactId ?? null,
+        0,
+        d.deadAt,
+      ]);
     }
     for (const w of records.waiting) {
       const keys = personKeys(w.lead);
+      rows.push([
+        w.submissionId,
+        'waiting',
+        w.receivedAt,
+        JSON.stringify(w.lead),
+        keys.email,
+        keys.phone,
+        w.attempts,
+        w.nextAttemptAt,
+        w.reason,
+        w.contactId ?? null,
+        w.noteMayExist ? 1 : 0,
+        null,
+      ]);
+    }
+    if (rows.length === 0) return 0;
+    // Many rows a statement: one round trip to a server for each few hundred leads.
+    const statements: Statement[] = [];
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
       statements.push({
-        sql: insert,
-        params: [
-          w.submissionId,
-          'waiting',
-          w.receivedAt,
-          JSON.stringify(w.lead),
-          keys.email,
-          keys.phone,
-          w.attempts,
-          w.nextAttemptAt,
-          w.reason,
-          w.contactId ?? null,
-          w.noteMayExist ? 1 : 0,
-          null,
-        ],
+        sql: `INSERT INTO leads (submission_id, state, received_at, lead, email, phone, attempts,
+                next_attempt_at, reason, contact_id, note_may_exist, done_at)
+              VALUES ${chunk.map(() => '(?, ?, ?, CAST(? AS JSONB), ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+              ON CONFLICT (submission_id) DO NOTHING`,
+        params: chunk.flat(),
       });
     }
-    if (statements.length === 0) return 0;
     const results = await this.batch(statements);
     return results.reduce((n, r) => n + r.changes, 0);
   }
