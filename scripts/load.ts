@@ -33,7 +33,19 @@ const volume = path.join(dir, 'volume');
 await mkdir(volume);
 // The database on a disk that can be filled: a small tmpfs of its own (root only).
 const root = process.getuid?.() === 0;
-if (root) execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m,mode=0700', 'tmpfs', volume]);
+if (root) {
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m,mode=0700', 'tmpfs', volume]);
+  // Unmounted however the run ends (an error, Ctrl-C).
+  process.on('exit', () => {
+    try {
+      execFileSync('umount', ['-l', volume], { stdio: 'ignore' });
+    } catch {
+      // Unmounted already.
+    }
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => process.exit(130));
+}
 const db = path.join(volume, 'outbox', 'leads.db');
 const crm = await startFakeCrm({ api: 'v2', allowDuplicates: true });
 crm.setFailureRate(failure);
