@@ -155,6 +155,9 @@ export async function drain(
         const now = Date.now();
         if (!d.crm || now >= until - 1000 || options.signal?.aborted) break;
         if (entry.reason === FIRST_ATTEMPT && Date.parse(entry.nextAttemptAt) > now) continue;
+        // Marked before anything is sent: were this process to die during the attempt, the
+        // next would look for the note this one may have added rather than add a second.
+        if (!entry.noteMayExist) await d.store.keep({ ...entry, noteMayExist: true });
         try {
           const { contactId } = await d.crm.deliver(entry.lead, {
             deadline: Math.min(now + 15_000, until),

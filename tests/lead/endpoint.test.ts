@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../src/lead/config.js';
-import { createLeadService } from '../../src/lead/handler.js';
+import { createLeadService, type LeadService } from '../../src/lead/handler.js';
 import { NOT_DELIVERED } from '../../src/lead/health.js';
 import { openLeadStore } from '../../src/lead/open-store.js';
 import type { WaitingLead } from '../../src/lead/store.js';
@@ -13,11 +13,15 @@ import { formOf, sampleClaim } from './sample.js';
 const ORIGIN = 'https://www.claimright.ca';
 let crm: FakeCrm | undefined;
 let serving: Serving | undefined;
+let leads: LeadService | undefined;
 afterEach(async () => {
   await crm?.close();
   await serving?.close(0);
+  // The service was made here: its store is closed here too.
+  await leads?.deliverer.store.close();
   crm = undefined;
   serving = undefined;
+  leads = undefined;
 });
 
 /** The endpoint on loopback, mounted by `serve`, configured from an environment like production's. */
@@ -32,7 +36,7 @@ async function endpoint(env: Record<string, string>, extra: Record<string, strin
     ...env,
     ...extra,
   });
-  const leads = createLeadService({
+  leads = createLeadService({
     config,
     log: (e, f) => logs.push(JSON.stringify({ e, ...f })),
   });

@@ -181,6 +181,36 @@ describe('a kill -9 during a burst, then a restart as PID 1', () => {
     expect(crm.duplicateNotes()).toBe(0);
   }, 150_000);
 
+  it('completes a delivery a kill cut short in a drain without a second note', async () => {
+    const crm = await startFakeCrm({ api: 'v2' });
+    cleanup.push(() => crm.close());
+    const db = path.join(await tempDir(), 'leads.db');
+    const env = { ...crm.env(), LEAD_OUTBOX_PATH: db, LEAD_RETRY_INTERVAL_MS: '200' };
+    const first = await serve({ dir: dist, env: { ...env, GHL_TOKEN: '' } });
+    const claim = person();
+    expect((await first.post(claim)).status).toBe(202);
+    await first.stop();
+    // The next server's drain sends the contact, then the note, which the CRM takes 3 s over
+    // and then adds: the server is killed in between.
+    crm.fail('note', { stallMs: 3000 });
+    const second = await serve({ dir: dist, env, pid1: true });
+    await until(async () => crm.contacts.size === 1 || false, 15_000);
+    await new Promise((r) => setTimeout(r, 500));
+    await second.stop('SIGKILL');
+    await until(async () => crm.notes.length === 1 || false, 10_000);
+    await serve({ dir: dist, env, pid1: true });
+    await until(
+      () =>
+        readStore(
+          db,
+          async (store) => (await store.status(claim.submissionId)) === 'delivered' || false,
+        ),
+      60_000,
+    );
+    expect(crm.notes).toHaveLength(1);
+    expect(crm.contacts.size).toBe(1);
+  }, 90_000);
+
   it('takes no notice of the lock files an older version left, one naming PID 1 among them', async () => {
     const dir = path.join(await tempDir(), 'outbox');
     await mkdir(dir);
