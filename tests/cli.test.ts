@@ -4,6 +4,9 @@ import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
+import { openLeadStore } from '../src/lead/open-store.js';
+import { claimSchema } from '../src/lead/schema.js';
+import { firstWait } from '../src/lead/store.js';
 import { TEMPLATES } from '../templates/pages/index.js';
 import {
   BIN,
@@ -232,15 +235,16 @@ describe('what a new user ran into', () => {
 
   it('lists leads into a pipe that closes early without crashing', async () => {
     const dir = await tempDir();
-    const outbox = path.join(dir, 'leads.jsonl');
-    const line = (n: number) =>
-      JSON.stringify({
-        submissionId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-        receivedAt: '2026-11-23T10:00:00.000Z',
-        reason: 'CRM unreachable',
-        lead: { form: 'questionnaire', email: `owner${n}@example.ca` },
-      });
-    await writeFile(outbox, `${Array.from({ length: 3000 }, (_, n) => line(n)).join('\n')}\n`);
+    const outbox = path.join(dir, 'leads.db');
+    const store = openLeadStore({ outboxPath: outbox }, () => {});
+    await store.importLeads({
+      waiting: Array.from({ length: 3000 }, (_, n) =>
+        firstWait(claimSchema.parse(sampleClaim({ email: `owner${n}@example.ca` })), 'CRM down'),
+      ),
+      dead: [],
+      delivered: [],
+    });
+    await store.close();
     const r = spawnSync(
       'bash',
       [
@@ -270,7 +274,7 @@ describe('what a new user ran into', () => {
       process.execPath,
       [BIN, 'serve', '--dir', out, '--host', '0.0.0.0', '--port', '0'],
       {
-        env: { ...process.env, GHL_TOKEN: '', LEAD_OUTBOX_PATH: path.join(dir, 'leads.jsonl') },
+        env: { ...process.env, GHL_TOKEN: '', LEAD_OUTBOX_PATH: path.join(dir, 'leads.db') },
       },
     );
     try {

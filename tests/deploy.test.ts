@@ -1,11 +1,16 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import Database from 'libsql';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { TrustedProxies } from '../src/lead/client-ip.js';
 import { buildPages } from '../src/pages.js';
 import { HEALTH_PATH } from '../src/serve/server.js';
 import { loadSite } from '../src/site/load.js';
+import { startFakeCrm } from './fake-crm.js';
 import { FIXTURE_DATA, ROOT, runCli, tempDir } from './helpers.js';
 import { sampleClaim } from './lead/sample.js';
 
@@ -21,28 +26,62 @@ async function runtimeStage() {
   return {
     copies: arg('COPY').map((c) => c.split(/\s+/).slice(-2) as [string, string]),
     env: Object.fromEntries(arg('ENV').map((e) => e.split('=') as [string, string])),
+    run: arg('RUN'),
     user: arg('USER')[0],
     expose: arg('EXPOSE')[0],
     volume: arg('VOLUME')[0],
+    stopSignal: arg('STOPSIGNAL')[0],
+    entrypoint: json(arg('ENTRYPOINT')[0] ?? '[]'),
     cmd: json(arg('CMD')[0] ?? '[]'),
     health: json(arg('HEALTHCHECK')[0] ?? '[]'),
   };
 }
 
+/** The production packages (npm ci --omit=dev), as the build stage's node_modules holds them. */
+function productionModules(): string[] {
+  const out = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const top = path.join(ROOT, 'node_modules');
+  // The top-level packages: each nested one comes along inside its parent.
+  return [
+    ...new Set(
+      out
+        .split('\n')
+        .filter((p) => p.startsWith(`${top}/`))
+        .map((p) => path.relative(top, p).split('/node_modules/')[0] ?? ''),
+    ),
+  ].filter(Boolean);
+}
+
 describe('the Dockerfile', () => {
-  it('runs the site and the endpoint from the compiled CLI alone, not as root, with a working health check', async () => {
+  it('runs the site and the endpoint under tini, not as root, with a working health check, and stops gracefully', async () => {
     const stage = await runtimeStage();
     expect(stage.user).toBe('node');
     expect(stage.cmd).toContain(stage.expose);
     expect(stage.health.join(' ')).toContain(`:${stage.expose}${HEALTH_PATH}`);
     expect(stage.env.LEAD_OUTBOX_PATH?.startsWith(`${stage.volume}/`)).toBe(true);
+    expect(stage.stopSignal).toBe('SIGTERM');
+    expect(stage.entrypoint).toEqual(['/usr/bin/tini', '--']);
+    expect(stage.run.join(' ')).toMatch(/apt-get install .*\btini\b/);
+    // The same tini as the image's, from Debian (.ci/run installs it when it is missing).
+    expect(existsSync('/usr/bin/tini'), 'apt-get install tini').toBe(true);
 
     // The image's /app: exactly what the last stage copies in (the build stage's dist/ is built
-    // here the same way), and no node_modules.
+    // here the same way, and its node_modules holds the production packages).
     const image = await tempDir('claimsite-image-');
     const app = path.join(image, 'app');
     for (const [from, to] of stage.copies) {
       const rel = from.replace(/^\/app\//, '');
+      if (rel === 'node_modules') {
+        for (const pkg of productionModules())
+          await cp(path.join(ROOT, 'node_modules', pkg), path.join(app, to, pkg), {
+            recursive: true,
+          });
+        continue;
+      }
       const source = rel === 'dist' ? path.join(image, 'built') : path.join(ROOT, rel);
       if (rel === 'dist')
         expect(runCli(['generate', '--data', FIXTURE_DATA, '--out', source, '--quiet']).code).toBe(
@@ -50,6 +89,9 @@ describe('the Dockerfile', () => {
         );
       await cp(source, path.join(app, to), { recursive: true });
     }
+    // Nothing of the development packages: the CLI runs from what the image holds.
+    expect(existsSync(path.join(app, 'node_modules', 'vitest'))).toBe(false);
+    expect(existsSync(path.join(app, 'node_modules', 'libsql'))).toBe(true);
     const volume = path.join(image, 'volume');
     await mkdir(volume, { mode: 0o777 });
     execFileSync('chmod', ['-R', 'a+rwX', volume]);
@@ -57,23 +99,30 @@ describe('the Dockerfile', () => {
     // The test run's folder too (made 0700), which the other user must pass through.
     execFileSync('chmod', ['a+x', path.dirname(image)]);
 
-    // As the container runs it: another user than root where this runs as root, its port free.
+    // As the container runs it: tini as PID 1 of its own namespace, then node, as another user
+    // than root where this runs as root, its port free. The CRM takes 3 s over a contact.
+    const crm = await startFakeCrm({ api: 'v2' });
+    crm.fail('contact', { stallMs: 3000 });
     const port = String(20000 + Math.floor(Math.random() * 20000));
     const cmd = stage.cmd.map((a) => (a === stage.expose ? port : a));
+    const db = (stage.env.LEAD_OUTBOX_PATH ?? '').replace(stage.volume ?? '', volume);
     const env = {
       PATH: process.env.PATH ?? '',
       ...stage.env,
-      LEAD_OUTBOX_PATH: (stage.env.LEAD_OUTBOX_PATH ?? '').replace(stage.volume ?? '', volume),
+      ...crm.env(),
+      LEAD_OUTBOX_PATH: db,
     };
-    const asUser =
-      process.getuid?.() === 0
-        ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
-        : [];
+    const root = process.getuid?.() === 0;
+    const asUser = root ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+    const pid1 = root ? ['unshare', '--pid', '--fork', '--mount-proc', '--kill-child'] : [];
     const [program, ...args] = [
+      ...pid1,
       ...asUser,
+      ...stage.entrypoint,
       ...cmd.map((a) => (a === 'node' ? process.execPath : a)),
     ];
     const server = spawn(program ?? '', args, { cwd: app, env });
+    const exited = new Promise<number | null>((r) => server.on('exit', (code) => r(code)));
     try {
       let out = '';
       server.stdout.on('data', (d) => {
@@ -97,20 +146,69 @@ describe('the Dockerfile', () => {
       }
       expect(healthy, out).toBe(0);
       expect((await fetch(`${base}/toronto/`)).status).toBe(200);
-      const lead = await fetch(`${base}/api/lead`, {
+      const claim = sampleClaim();
+      const lead = fetch(`${base}/api/lead`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Origin: base },
-        body: JSON.stringify(sampleClaim()),
+        body: JSON.stringify(claim),
       });
-      expect(lead.status).toBe(202);
-      expect(await (await fetch(`${base}${HEALTH_PATH}`)).json()).toEqual({
-        status: 'ok',
-        outbox: { waiting: 1 },
-      });
+      // docker stop while the lead is with the CRM: tini hands SIGTERM to node.
+      await new Promise((r) => setTimeout(r, 500));
+      const tini = root
+        ? Number(readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8').trim())
+        : (server.pid ?? 0);
+      const stopped = Date.now();
+      process.kill(tini, 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 200));
+      await expect(fetch(`${base}/toronto/`)).rejects.toThrow();
+      const answer = await lead;
+      expect(answer.status, out).toBe(200);
+      expect(await exited, out).toBe(0);
+      expect(Date.now() - stopped).toBeLessThan(8000);
+      // Kept and closed: delivered, and the database's log checkpointed into it.
+      expect(crm.contacts.size).toBe(1);
+      expect(statSync(`${db}-wal`, { throwIfNoEntry: false })?.size ?? 0).toBe(0);
+      const delivered = new Database(db, { readonly: true });
+      expect(
+        delivered
+          .prepare('SELECT state FROM leads WHERE submission_id = ?')
+          .get(claim.submissionId),
+      ).toMatchObject({ state: 'delivered' });
+      delivered.close();
     } finally {
-      server.kill();
+      server.kill('SIGKILL');
+      await crm.close();
     }
-  }, 60_000);
+  }, 90_000);
+});
+
+describe('compose.yaml', () => {
+  it('puts the site behind Caddy alone, trusting that proxy only to name visitors', async () => {
+    interface Service {
+      environment?: Record<string, string>;
+      ports?: string[];
+      networks?: Record<string, { ipv4_address: string }>;
+      command?: string;
+      volumes?: string[];
+    }
+    const compose = YAML.parse(await readFile(path.join(ROOT, 'compose.yaml'), 'utf8')) as {
+      services: { site: Service; proxy: Service };
+      networks: Record<string, { ipam: { config: Array<{ subnet: string }> } }>;
+    };
+    const { site, proxy } = compose.services;
+    const proxyAddress = String(proxy.networks?.edge?.ipv4_address);
+    expect(site.environment?.LEAD_TRUSTED_PROXIES).toBe(proxyAddress);
+    // Reached only through the proxy: the site publishes no port of its own.
+    expect(site.ports).toBeUndefined();
+    expect(String(proxy.command)).toContain('--to site:8080');
+    // The trust is checked as the endpoint reads it.
+    const subnet = compose.networks.edge?.ipam.config[0]?.subnet ?? '';
+    expect(
+      new TrustedProxies(String(proxyAddress)).clientOf(String(proxyAddress), '203.0.113.5'),
+    ).toBe('203.0.113.5');
+    expect(subnet.startsWith(String(proxyAddress).split('.').slice(0, 3).join('.'))).toBe(true);
+    expect(site?.volumes).toContain('outbox:/var/lib/claimsite');
+  });
 });
 
 describe('netlify.toml', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../src/generate/generate.js';
 import { DEFAULT_LIMITS } from '../src/serve/limits.js';
-import { startServer } from '../src/serve/server.js';
+import { type Serving, startServer } from '../src/serve/server.js';
 import { FIXTURE_DATA, tempDir } from './helpers.js';
 
 /**
@@ -44,13 +44,16 @@ describe('claimsite serve limits', () => {
   let server: Server;
   let base: string;
 
+  let serving: Serving;
+
   beforeAll(async () => {
-    ({ server, url: base } = await startServer({
+    // The server's own lead store, kept beside the built folder rather than in the working directory.
+    process.env.LEAD_OUTBOX_PATH = path.join(dist, '..', 'outbox', 'leads.db');
+    serving = await startServer({
       dir: dist,
       port: 0,
       host: '127.0.0.1',
       noRetries: true,
-      outboxPath: path.join(dist, '..', 'outbox', 'leads.jsonl'),
       limits: {
         headersTimeout: 1_000,
         requestTimeout: 2_000,
@@ -59,11 +62,12 @@ describe('claimsite serve limits', () => {
         idleTimeout: 3_000,
         maxConnections: 6,
       },
-    }));
+    });
+    ({ server, url: base } = serving);
   });
-  afterAll(() => {
-    server.closeAllConnections();
-    return new Promise<void>((r) => server.close(() => r()));
+  afterAll(async () => {
+    delete process.env.LEAD_OUTBOX_PATH;
+    await serving.close(0);
   });
 
   it('cuts a lead whose body is trickled a byte at a time once the request time is up', async () => {

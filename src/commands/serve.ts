@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
+import { configFromEnv } from '../lead/config.js';
 import { runBuildServer } from '../serve/build-server.js';
 import { Rebuilder } from '../serve/rebuild.js';
 import { startServer } from '../serve/server.js';
@@ -105,7 +106,7 @@ async function serve(
       `${displayPath(opts.dir)} does not exist: build the site first (claimsite generate --out ${opts.dir}), or build and serve it with claimsite dev`,
     );
   }
-  const { server, urls } = await startServer({
+  const serving = await startServer({
     dir: opts.dir,
     port: opts.port,
     host: opts.host,
@@ -113,17 +114,21 @@ async function serve(
     watcher,
   });
   io.out(
-    `Serving ${displayPath(opts.dir)} at ${urls.join(', ')}${opts.api ? ` (lead endpoint ${opts.api})` : ''}${watcher ? ', watching for changes' : ''}\n`,
+    `Serving ${displayPath(opts.dir)} at ${serving.urls.join(', ')}${opts.api ? ` (lead endpoint ${opts.api})` : ''}${watcher ? ', watching for changes' : ''}\n`,
   );
+  if (opts.api && !configFromEnv().token)
+    io.err(
+      'Warning: GHL_TOKEN is not set: leads are kept, but not delivered to the CRM until it is (and the server restarted). /api/health says so too.\n',
+    );
   await new Promise<void>((resolve) => {
-    // Open pages hold their connections (the reload channel, keep-alive): closed at once, so
-    // one Ctrl-C stops the server.
+    // A stop (Ctrl-C, or the SIGTERM of `docker stop`) takes no new connection, lets the leads
+    // being posted finish and be kept, and closes the store; open pages' connections (the
+    // reload channel, keep-alive) are closed at once, so one Ctrl-C stops the server.
     const stop = () => {
-      server.close();
-      server.closeAllConnections();
       rebuilder?.close();
-      void watcher?.close().then(resolve, resolve);
-      if (!watcher) resolve();
+      void Promise.allSettled([serving.close(watcher ? 0 : undefined), watcher?.close()]).then(() =>
+        resolve(),
+      );
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

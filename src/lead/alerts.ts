@@ -1,8 +1,11 @@
 import type { Log } from './log.js';
 import type { LeadStore } from './store.js';
 
-/** What the owner is told of: a lead waiting too long, one the CRM refused, a refused token. */
-export type AlertCondition = 'waiting' | 'dead-letter' | 'auth';
+/**
+ * What the owner is told of: a lead waiting too long, one the CRM refused, a refused token, dead
+ * letters about to be deleted, the store nearing or at its cap of waiting leads.
+ */
+export type AlertCondition = 'waiting' | 'dead-letter' | 'auth' | 'expiring' | 'full';
 
 export type Alert = (condition: AlertCondition, text: string) => Promise<void>;
 

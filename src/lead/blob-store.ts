@@ -1,9 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import type { Store } from '@netlify/blobs';
+import { personKeys } from './person.js';
+import { MAX_BODY_BYTES } from './rules.js';
 import {
+  type AddResult,
   type AlertState,
   type DeadLetter,
   deadLetterOf,
+  type HeldRecord,
+  type LeadStatus,
   type LeadStore,
+  type PersonQuery,
+  type WaitingCursor,
   type WaitingLead,
 } from './store.js';
 
@@ -12,9 +20,12 @@ const LEASE_MS = 60_000;
 
 /**
  * The lead store on Netlify: Netlify Blobs, which outlive a function's run (its `/tmp` does
- * not). One blob per lead: `waiting/<id>`, `delivered/<id>`, `dead/<id>`; `state/alerts` for the
- * alerts' times and `state/drain` for the lease of the one drain that may run. Writing a lead's
- * own key is the whole operation, so processes never overwrite each other's leads.
+ * not). One blob per lead: `waiting/<id>`, `delivered/<id>` (its id, contact id and time: no
+ * personal data), `dead/<id>`; `state/alerts` for the alerts' times, `state/drain` for the lease
+ * of the one drain that may run, `state/counts` for the numbers the last count found. Writing a
+ * lead's own key is the whole operation, so processes never overwrite each other's leads.
+ * Listing is the only way to find leads, so what reads many (a drain, a person's records) reads
+ * them all: Netlify's volumes are small.
  */
 export class BlobLeadStore implements LeadStore {
   constructor(
@@ -22,33 +33,58 @@ export class BlobLeadStore implements LeadStore {
     readonly where = 'Netlify Blobs',
   ) {}
 
+  async add(entry: WaitingLead, { maxWaiting }: { maxWaiting: number }): Promise<AddResult> {
+    const known = await this.status(entry.submissionId);
+    if (known) return known;
+    // Counting means listing every lead: the cap reads the count the last drain made.
+    const counted = (await this.blobs.get('state/counts', { type: 'json' })) as {
+      waiting?: number;
+    } | null;
+    if ((counted?.waiting ?? 0) >= maxWaiting) return 'full';
+    const r = await this.blobs.setJSON(`waiting/${entry.submissionId}`, entry, { onlyIfNew: true });
+    return r.modified ? 'added' : 'waiting';
+  }
+
   async keep(entry: WaitingLead): Promise<void> {
+    if ((await this.status(entry.submissionId)) !== 'waiting') return;
     await this.blobs.setJSON(`waiting/${entry.submissionId}`, entry);
   }
 
-  async waiting(): Promise<WaitingLead[]> {
-    const { blobs } = await this.blobs.list({ prefix: 'waiting/' });
-    const entries = await Promise.all(
-      blobs.map((b) => this.blobs.get(b.key, { type: 'json' }) as Promise<WaitingLead | null>),
-    );
-    const live: WaitingLead[] = [];
-    for (const e of entries) {
-      if (e && !(await this.isDelivered(e.submissionId)) && !(await this.isDead(e.submissionId)))
-        live.push(e);
+  async waiting(
+    options: { limit?: number; after?: WaitingCursor; dueBy?: string } = {},
+  ): Promise<WaitingLead[]> {
+    const { after, dueBy } = options;
+    const live = (await this.all<WaitingLead>('waiting/'))
+      .filter(
+        (e) =>
+          (!dueBy || e.nextAttemptAt <= dueBy) &&
+          (!after ||
+            e.receivedAt > after.receivedAt ||
+            (e.receivedAt === after.receivedAt && e.submissionId > after.submissionId)),
+      )
+      .sort(
+        (a, b) =>
+          a.receivedAt.localeCompare(b.receivedAt) || a.submissionId.localeCompare(b.submissionId),
+      );
+    const out: WaitingLead[] = [];
+    for (const e of live) {
+      if (options.limit !== undefined && out.length >= options.limit) break;
+      if ((await this.status(e.submissionId)) === 'waiting') out.push(e);
     }
-    return live.sort((a, b) => a.receivedAt.localeCompare(b.receivedAt));
+    return out;
   }
 
-  async isWaiting(submissionId: string): Promise<boolean> {
-    return (
-      (await this.blobs.getMetadata(`waiting/${submissionId}`)) !== null &&
-      !(await this.isDelivered(submissionId)) &&
-      !(await this.isDead(submissionId))
-    );
+  async counts(): Promise<{ waiting: number; dead: number }> {
+    const [waiting, dead] = await Promise.all([this.keys('waiting/'), this.keys('dead/')]);
+    const counts = { waiting: waiting.length, dead: dead.length };
+    await this.blobs.setJSON('state/counts', { ...counts, at: new Date().toISOString() });
+    return counts;
   }
 
-  async isDelivered(submissionId: string): Promise<boolean> {
-    return (await this.blobs.getMetadata(`delivered/${submissionId}`)) !== null;
+  async status(submissionId: string): Promise<LeadStatus | null> {
+    for (const state of ['delivered', 'dead', 'waiting'] as const)
+      if ((await this.blobs.getMetadata(`${state}/${submissionId}`)) !== null) return state;
+    return null;
   }
 
   async delivered(submissionId: string, contactId: string): Promise<void> {
@@ -61,26 +97,55 @@ export class BlobLeadStore implements LeadStore {
   }
 
   async bury(entry: WaitingLead, reason: string): Promise<void> {
-    const letter = deadLetterOf(entry, reason);
-    await this.blobs.setJSON(`dead/${entry.submissionId}`, letter);
+    if ((await this.status(entry.submissionId)) !== 'waiting') return;
+    await this.blobs.setJSON(`dead/${entry.submissionId}`, deadLetterOf(entry, reason));
     await this.blobs.delete(`waiting/${entry.submissionId}`);
   }
 
   async dead(): Promise<DeadLetter[]> {
-    const { blobs } = await this.blobs.list({ prefix: 'dead/' });
-    const letters = await Promise.all(
-      blobs.map((b) => this.blobs.get(b.key, { type: 'json' }) as Promise<DeadLetter | null>),
+    return (await this.all<DeadLetter>('dead/')).sort(
+      (a, b) => a.deadAt.localeCompare(b.deadAt) || a.submissionId.localeCompare(b.submissionId),
     );
-    return letters.filter((l): l is DeadLetter => l !== null);
   }
 
   async drop(submissionId: string): Promise<boolean> {
-    const had =
-      (await this.blobs.getMetadata(`waiting/${submissionId}`)) !== null ||
-      (await this.isDead(submissionId));
+    const state = await this.status(submissionId);
+    if (state !== 'waiting' && state !== 'dead') return false;
     await this.blobs.delete(`waiting/${submissionId}`);
     await this.blobs.delete(`dead/${submissionId}`);
-    return had;
+    return true;
+  }
+
+  async find(query: PersonQuery & { submissionId?: string }): Promise<HeldRecord[]> {
+    const keys = personKeys(query);
+    const matches = (lead: { email?: string; phone?: string }, id: string) => {
+      const k = personKeys(lead);
+      return (
+        id === query.submissionId ||
+        (keys.email !== null && k.email === keys.email) ||
+        (keys.phone !== null && k.phone === keys.phone)
+      );
+    };
+    const waiting = (await this.waiting())
+      .filter((e) => matches(e.lead, e.submissionId))
+      .map((entry): HeldRecord => ({ kind: 'waiting', entry }));
+    const dead = (await this.dead())
+      .filter((e) => matches(e.lead, e.submissionId))
+      .map((entry): HeldRecord => ({ kind: 'dead', entry }));
+    return [...waiting, ...dead];
+  }
+
+  async forget(person: PersonQuery): Promise<number> {
+    if (!person.email?.trim() && !person.phone?.trim()) return 0;
+    const held = await this.find(person);
+    for (const r of held) await this.blobs.delete(`${r.kind}/${r.entry.submissionId}`);
+    return held.length;
+  }
+
+  async expire(before: string): Promise<number> {
+    const old = (await this.dead()).filter((d) => d.deadAt < before);
+    for (const d of old) await this.blobs.delete(`dead/${d.submissionId}`);
+    return old.length;
   }
 
   /**
@@ -118,7 +183,24 @@ export class BlobLeadStore implements LeadStore {
     await this.blobs.setJSON('state/alerts', state);
   }
 
-  private async isDead(submissionId: string): Promise<boolean> {
-    return (await this.blobs.getMetadata(`dead/${submissionId}`)) !== null;
+  async check(): Promise<void> {
+    const probe = randomBytes(MAX_BODY_BYTES);
+    await this.blobs.set('state/probe', probe.buffer.slice(probe.byteOffset, probe.byteLength));
+  }
+
+  async close(): Promise<void> {}
+
+  private async keys(prefix: string): Promise<string[]> {
+    const { blobs } = await this.blobs.list({ prefix });
+    return blobs.map((b) => b.key);
+  }
+
+  private async all<T>(prefix: string): Promise<T[]> {
+    const entries: Array<T | null> = await Promise.all(
+      (await this.keys(prefix)).map(
+        (k) => this.blobs.get(k, { type: 'json' }) as Promise<T | null>,
+      ),
+    );
+    return entries.filter((e): e is T => e !== null);
   }
 }

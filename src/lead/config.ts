@@ -10,7 +10,17 @@ export interface LeadConfig {
   baseUrl: string;
   /** Custom field key to the location's field id, where the CRM wants ids (v2). */
   customFieldIds: Record<string, string>;
+  /**
+   * The SQLite database of a Node host (LEAD_OUTBOX_PATH); an older version's `leads.jsonl`
+   * names the folder it is made in.
+   */
   outboxPath: string;
+  /** A PostgreSQL server several instances share (LEAD_STORE_URL), instead of SQLite. */
+  storeUrl?: string;
+  /** New leads are refused (the visitor is given the phone number) while this many wait. */
+  maxWaiting: number;
+  /** Dead letters are deleted this many days after the CRM refused them. */
+  deadLetterDays: number;
   /**
    * Origins allowed to post: SITE_ORIGIN, else SITE_URL's, else the caller's default (serve's
    * own addresses and the built site's). Empty: only requests from the endpoint's own origin.
@@ -35,6 +45,8 @@ export const DEFAULT_BASE_URL = {
   v1: 'https://rest.gohighlevel.com',
   v2: 'https://services.leadconnectorhq.com',
 };
+
+export const DEFAULT_OUTBOX_PATH = '.outbox/leads.db';
 
 export class ConfigError extends Error {}
 
@@ -64,6 +76,11 @@ export function configFromEnv(
   const webhook = env.LEAD_ALERT_WEBHOOK?.trim();
   if (webhook && !/^https?:\/\//.test(webhook))
     throw new ConfigError('LEAD_ALERT_WEBHOOK must be an http(s) URL');
+  const storeUrl = env.LEAD_STORE_URL?.trim();
+  if (storeUrl && !/^postgres(ql)?:\/\//.test(storeUrl))
+    throw new ConfigError(
+      'LEAD_STORE_URL must be a PostgreSQL URL, such as postgresql://user:password@host:5432/database',
+    );
   let trustedProxies: TrustedProxies;
   try {
     trustedProxies = new TrustedProxies(env.LEAD_TRUSTED_PROXIES ?? '');
@@ -76,7 +93,10 @@ export function configFromEnv(
     locationId,
     baseUrl: (env.GHL_BASE_URL ?? DEFAULT_BASE_URL[api]).replace(/\/+$/, ''),
     customFieldIds,
-    outboxPath: env.LEAD_OUTBOX_PATH ?? '.outbox/leads.jsonl',
+    outboxPath: env.LEAD_OUTBOX_PATH?.trim() || DEFAULT_OUTBOX_PATH,
+    ...(storeUrl ? { storeUrl } : {}),
+    maxWaiting: positive(env, 'LEAD_MAX_WAITING', 50_000),
+    deadLetterDays: positive(env, 'LEAD_DEAD_LETTER_DAYS', 30),
     allowedOrigins: origins,
     trustedProxies,
     retryIntervalMs: positive(env, 'LEAD_RETRY_INTERVAL_MS', 60_000),

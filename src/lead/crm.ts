@@ -1,5 +1,5 @@
 import type { LeadConfig } from './config.js';
-import type { Log } from './log.js';
+import { type Log, redact } from './log.js';
 import { type ContactFields, contactFields, noteBody, submissionMark } from './payload.js';
 import type { Lead } from './schema.js';
 
@@ -284,7 +284,7 @@ export function createCrmClient(
           const e = err as CrmError;
           log('Failed to submit contact to GHL', {
             submissionId: lead.submissionId,
-            error: e.message,
+            error: redact(e.message, lead),
           });
           throw new DeliveryError(e, 'contact', done);
         }
@@ -311,7 +311,7 @@ export function createCrmClient(
         log('Failed to add note to contact', {
           submissionId: lead.submissionId,
           contactId,
-          error: e.message,
+          error: redact(e.message, lead),
         });
         throw new DeliveryError(e, 'note', done);
       }

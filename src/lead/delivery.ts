@@ -1,8 +1,15 @@
 import type { Alert } from './alerts.js';
 import { type CrmClient, DeliveryError } from './crm.js';
-import type { Log } from './log.js';
+import type { StoreHealth } from './health.js';
+import { type Log, redact } from './log.js';
 import type { Lead } from './schema.js';
-import { firstWait, type LeadStore, type WaitingLead } from './store.js';
+import {
+  type AddResult,
+  allWaiting,
+  firstWait,
+  type LeadStore,
+  type WaitingLead,
+} from './store.js';
 
 /** Everything that delivers leads, wherever it runs: the endpoint, a drain, a scheduled function. */
 export interface Deliverer {
@@ -11,10 +18,16 @@ export interface Deliverer {
   crm?: CrmClient;
   alert: Alert;
   log: Log;
+  /** Whether the store took its last write: what the health check answers from. */
+  health: StoreHealth;
   /** The least time between two attempts of a waiting lead; it doubles after each, to an hour. */
   retryIntervalMs: number;
   /** A lead waiting longer than this is told to the owner. */
   alertAfterMs: number;
+  /** New leads are refused while this many wait (the owner is told before). */
+  maxWaiting: number;
+  /** Dead letters are deleted this many days after the CRM refused them. */
+  deadLetterDays: number;
 }
 
 export type Outcome = 'delivered' | 'queued';
@@ -22,36 +35,92 @@ export type Outcome = 'delivered' | 'queued';
 /** A drain stops trying after this many leads in a row could not be delivered for now. */
 const GIVE_UP_AFTER = 3;
 
-const NO_TOKEN = 'no CRM token configured';
+export const NO_TOKEN = 'no CRM token configured';
 
 /**
- * Delivers a submitted lead by `deadline`; whatever is not delivered by then waits in the store,
- * with what the attempt achieved. A submission already delivered, or already waiting, is not
- * sent again.
+ * The reason a lead is kept with while the endpoint delivers it: no drain tries it before its
+ * next attempt time (the attempt ends well within it), and one whose process died during the
+ * attempt is tried then, looking for the note that attempt may have added.
+ */
+export const FIRST_ATTEMPT = 'first delivery under way';
+const FIRST_ATTEMPT_MS = 15_000;
+
+/** The store holds as many waiting leads as it may: new ones are refused until some go. */
+export class StoreFullError extends Error {}
+
+/**
+ * Accepts a submitted lead and delivers it by `deadline`. The lead is kept in the store before
+ * anything is sent: once that commits it is accepted, and nothing that happens after (the CRM
+ * failing, the process dying) can lose it. Whatever is not delivered by the deadline waits in
+ * the store with what the attempt achieved. A submission already delivered, or already waiting,
+ * is not sent again.
  */
 export async function deliverOrKeep(d: Deliverer, lead: Lead, deadline: number): Promise<Outcome> {
   const id = lead.submissionId;
-  if (await d.store.isDelivered(id)) return 'delivered';
-  if (await d.store.isWaiting(id)) return 'queued';
+  const now = Date.now();
+  const added = await accept(
+    d,
+    d.crm
+      ? firstWait(lead, FIRST_ATTEMPT, { noteMayExist: true, retryAt: now + FIRST_ATTEMPT_MS }, now)
+      : firstWait(lead, NO_TOKEN, {}, now),
+  );
+  if (added === 'delivered') return 'delivered';
+  if (added !== 'added') return 'queued';
   if (!d.crm) {
-    await d.store.keep(firstWait(lead, NO_TOKEN));
     d.log('lead queued', { submissionId: id, reason: NO_TOKEN });
     return 'queued';
   }
+  let contactId: string;
   try {
-    const { contactId } = await d.crm.deliver(lead, { deadline });
-    await d.store.delivered(id, contactId);
-    d.log('lead delivered', { submissionId: id, contactId });
-    return 'delivered';
+    ({ contactId } = await d.crm.deliver(lead, { deadline }));
   } catch (err) {
-    if (!(err instanceof DeliveryError)) throw err;
+    if (!(err instanceof DeliveryError)) {
+      afterAcceptance(d, id, err);
+      return 'queued';
+    }
     const entry = firstWait(lead, err.message, {
       ...err.progress,
       retryAt: Date.now() + (err.crm.retryAfterMs ?? 0),
     });
-    await failed(d, entry, err);
+    await failed(d, entry, err).catch((stored) => afterAcceptance(d, id, stored));
     return 'queued';
   }
+  d.log('lead delivered', { submissionId: id, contactId });
+  // Not recorded (the disk filled since): the lead stays as accepted, and a drain finds the
+  // contact and its note in the CRM and records it then.
+  await d.store.delivered(id, contactId).catch((err) => afterAcceptance(d, id, err));
+  return 'delivered';
+}
+
+/**
+ * Something failed after the lead was accepted (the store could not record what became of it,
+ * or the attempt broke): the lead is kept as it was accepted, and a drain completes it.
+ */
+function afterAcceptance(d: Deliverer, id: string, err: unknown) {
+  d.log('lead kept for a later attempt', {
+    submissionId: id,
+    error: (err as Error).message,
+  });
+}
+
+/** Keeps a new lead: one transaction, durable when it returns. */
+async function accept(d: Deliverer, entry: WaitingLead): Promise<AddResult> {
+  let result: AddResult;
+  try {
+    result = await d.store.add(entry, { maxWaiting: d.maxWaiting });
+  } catch (err) {
+    d.health.failed();
+    throw err;
+  }
+  d.health.succeeded();
+  if (result === 'full') {
+    await d.alert(
+      'full',
+      `${d.maxWaiting} leads wait for the CRM, the most LEAD_MAX_WAITING allows: new leads are refused (visitors are given the phone number) until some are delivered or dropped. See claimsite leads list.`,
+    );
+    throw new StoreFullError(`${d.maxWaiting} leads wait already`);
+  }
+  return result;
 }
 
 export interface DrainResult {
@@ -65,41 +134,37 @@ export interface DrainResult {
 }
 
 /**
- * One pass over the waiting leads, oldest first: each one that is due (every one, with `all`)
- * is tried again; one the CRM refuses for good becomes a dead letter. One drain of a store at a
- * time: with `all` (`claimsite leads retry`) it waits for another to end, on a schedule it lets
- * it be. It stops starting deliveries by `until`. Then the owner is told if a lead has waited
- * too long.
+ * One pass over the waiting leads, oldest first, a page at a time: each one that is due (every
+ * one, with `all`, but one the endpoint is delivering at this moment) is tried again; one the
+ * CRM refuses for good becomes a dead letter. One drain of a store at a time: with `all`
+ * (`claimsite leads retry`) it waits for another to end, on a schedule it lets it be. It stops
+ * starting deliveries by `until`, or once `signal` is aborted (the server is stopping). Then
+ * dead letters past their time are deleted, and the owner is told what needs them.
  */
 export async function drain(
   d: Deliverer,
-  options: { all?: boolean; until?: number } = {},
+  options: { all?: boolean; until?: number; signal?: AbortSignal } = {},
 ): Promise<DrainResult> {
   const until = options.until ?? Number.POSITIVE_INFINITY;
   const result = await d.store.exclusive(
     async () => {
       const r: DrainResult = { delivered: 0, waiting: 0, dead: 0, busy: false };
-      const entries = await d.store.waiting();
-      let stop = false;
+      const dueBy = options.all ? undefined : new Date().toISOString();
       let failing = 0;
-      for (const entry of entries) {
+      for await (const entry of allWaiting(d.store, dueBy ? { dueBy } : {})) {
         const now = Date.now();
-        if (
-          stop ||
-          !d.crm ||
-          now >= until - 1000 ||
-          (!options.all && Date.parse(entry.nextAttemptAt) > now)
-        ) {
-          r.waiting++;
-          continue;
-        }
+        if (!d.crm || now >= until - 1000 || options.signal?.aborted) break;
+        if (entry.reason === FIRST_ATTEMPT && Date.parse(entry.nextAttemptAt) > now) continue;
+        // Marked before anything is sent: were this process to die during the attempt, the
+        // next would look for the note this one may have added rather than add a second.
+        if (!entry.noteMayExist) await d.store.keep({ ...entry, noteMayExist: true });
         try {
           const { contactId } = await d.crm.deliver(entry.lead, {
             deadline: Math.min(now + 15_000, until),
             progress: { contactId: entry.contactId, noteMayExist: entry.noteMayExist },
           });
-          await d.store.delivered(entry.submissionId, contactId);
           d.log('lead delivered', { submissionId: entry.submissionId, contactId, from: 'outbox' });
+          await d.store.delivered(entry.submissionId, contactId);
           r.delivered++;
           failing = 0;
         } catch (err) {
@@ -116,13 +181,14 @@ export async function drain(
             ).toISOString(),
           };
           if ((await failed(d, next, err)) === 'dead') r.dead++;
-          else r.waiting++;
           // The token is refused, or the CRM keeps failing: the other leads would fare no
           // better now, and each would spend its seconds of retries finding that out.
           if (err.crm.kind === 'transient') failing++;
-          if (err.crm.kind === 'auth' || failing >= GIVE_UP_AFTER) stop = true;
+          if (err.crm.kind === 'auth' || failing >= GIVE_UP_AFTER) break;
         }
       }
+      r.waiting = (await d.store.counts()).waiting;
+      await expireDeadLetters(d);
       return r;
     },
     { wait: Boolean(options.all) },
@@ -145,18 +211,20 @@ async function failed(
   err: DeliveryError,
 ): Promise<'kept' | 'dead'> {
   const id = entry.submissionId;
-  const city = 'city' in entry.lead && entry.lead.city ? entry.lead.city : 'no city given';
+  const city = cityOf(entry.lead);
+  // The CRM's own words, which could quote what it was sent: never a person's data in a log.
+  const reason = redact(err.message, entry.lead);
   if (err.crm.kind === 'permanent') {
     await d.store.bury(entry, err.message);
-    d.log('lead dead-lettered', { submissionId: id, reason: err.message });
+    d.log('lead dead-lettered', { submissionId: id, reason });
     await d.alert(
       'dead-letter',
-      `The CRM refused lead ${id} (${city}) for good: ${err.message}. It is kept with the dead letters; see claimsite leads list.`,
+      `The CRM refused lead ${id} (${city}) for good: ${reason}. It is kept with the dead letters for ${d.deadLetterDays} days; see claimsite leads list.`,
     );
     return 'dead';
   }
   await d.store.keep(entry);
-  d.log('lead queued', { submissionId: id, reason: err.message });
+  d.log('lead queued', { submissionId: id, reason });
   if (err.crm.kind === 'auth') {
     await d.alert(
       'auth',
@@ -166,42 +234,87 @@ async function failed(
   return 'kept';
 }
 
+const cityOf = (lead: Lead) => ('city' in lead && lead.city ? lead.city : 'no city given');
+
+/** Tells the owner when a lead has waited too long, and when the store nears its cap. */
 async function tellIfWaitingTooLong(d: Deliverer): Promise<void> {
-  const waiting = await d.store.waiting();
-  const oldest = waiting[0];
+  const { waiting } = await d.store.counts();
+  if (waiting >= d.maxWaiting * 0.8) {
+    await d.alert(
+      'full',
+      `${waiting} leads wait for the CRM; at ${d.maxWaiting} (LEAD_MAX_WAITING) new leads will be refused and visitors given the phone number. See claimsite leads list.`,
+    );
+  }
+  const [oldest] = await d.store.waiting({ limit: 1 });
   if (!oldest || Date.now() - Date.parse(oldest.receivedAt) < d.alertAfterMs) return;
-  const city = 'city' in oldest.lead && oldest.lead.city ? oldest.lead.city : 'no city given';
   const minutes = Math.floor((Date.now() - Date.parse(oldest.receivedAt)) / 60_000);
   await d.alert(
     'waiting',
-    `${waiting.length} ${waiting.length === 1 ? 'lead has' : 'leads have'} not reached the CRM; the oldest, ${oldest.submissionId} (${city}), has waited ${minutes} minutes. Last reason: ${oldest.reason}.`,
+    `${waiting} ${waiting === 1 ? 'lead has' : 'leads have'} not reached the CRM; the oldest, ${oldest.submissionId} (${cityOf(oldest.lead)}), has waited ${minutes} minutes. Last reason: ${redact(oldest.reason, oldest.lead)}.`,
+  );
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * Deletes the dead letters older than LEAD_DEAD_LETTER_DAYS, and tells the owner of those that
+ * will go within three days (half the time, when it is shorter), while they can still act.
+ */
+async function expireDeadLetters(d: Deliverer): Promise<void> {
+  const now = Date.now();
+  const keepMs = d.deadLetterDays * DAY_MS;
+  const expired = await d.store.expire(new Date(now - keepMs).toISOString());
+  if (expired > 0) d.log('dead letters expired', { count: expired, days: d.deadLetterDays });
+  const warnMs = Math.min(3 * DAY_MS, keepMs / 2);
+  const soon = (await d.store.dead()).filter((l) => Date.parse(l.deadAt) + keepMs - now < warnMs);
+  const first = soon[0];
+  if (!first) return;
+  const when = new Date(Date.parse(first.deadAt) + keepMs)
+    .toISOString()
+    .slice(0, 16)
+    .replace('T', ' ');
+  await d.alert(
+    'expiring',
+    `${soon.length} ${soon.length === 1 ? 'dead letter' : 'dead letters'} will be deleted ${d.deadLetterDays} days after the CRM refused ${soon.length === 1 ? 'it' : 'them'} (LEAD_DEAD_LETTER_DAYS), the first at ${when} UTC: ${soon
+      .slice(0, 10)
+      .map((l) => `${l.submissionId} (${cityOf(l.lead)})`)
+      .join(', ')}${soon.length > 10 ? ', ...' : ''}. See claimsite leads list.`,
   );
 }
 
 /**
  * Drains the store every `intervalMs` while the process runs, so no lead waits for someone to
- * run `claimsite leads retry`. The timer does not keep the process alive.
+ * run `claimsite leads retry`. The timer does not keep the process alive. `stop` ends the
+ * schedule and resolves once a drain under way has finished the lead it was delivering.
  */
-export function startRetrying(d: Deliverer, intervalMs = d.retryIntervalMs): { stop(): void } {
+export function startRetrying(
+  d: Deliverer,
+  intervalMs = d.retryIntervalMs,
+): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  const tick = async () => {
-    try {
-      await drain(d);
-    } catch (err) {
-      d.log('drain failed', { error: (err as Error).message });
-    }
-    if (!stopped) schedule();
+  let running: Promise<void> | null = null;
+  const stopping = new AbortController();
+  const tick = () => {
+    running = drain(d, { signal: stopping.signal })
+      .then(
+        () => {},
+        (err) => d.log('drain failed', { error: (err as Error).message }),
+      )
+      .finally(() => {
+        running = null;
+        if (!stopping.signal.aborted) schedule();
+      });
   };
   const schedule = () => {
-    timer = setTimeout(() => void tick(), intervalMs);
+    timer = setTimeout(tick, intervalMs);
     timer.unref();
   };
   schedule();
   return {
-    stop() {
-      stopped = true;
+    async stop() {
+      stopping.abort();
       if (timer) clearTimeout(timer);
+      await running;
     },
   };
 }

@@ -5,8 +5,9 @@ import { type Alert, createAlerts } from './alerts.js';
 import type { LeadConfig } from './config.js';
 import { type CrmClient, createCrmClient } from './crm.js';
 import { type Deliverer, deliverOrKeep, type Outcome, startRetrying } from './delivery.js';
-import { FileLeadStore } from './file-store.js';
+import { healthOf, StoreHealth } from './health.js';
 import { jsonLog, type Log } from './log.js';
+import { openLeadStore } from './open-store.js';
 import { RateLimiter } from './rate-limit.js';
 import { MAX_BODY_BYTES } from './rules.js';
 import { fromFormData, leadSchema, reason } from './schema.js';
@@ -15,7 +16,7 @@ import type { LeadStore } from './store.js';
 export interface LeadHandlerOptions {
   config: LeadConfig;
   crm?: CrmClient;
-  /** Where leads wait; a FileLeadStore at LEAD_OUTBOX_PATH by default. */
+  /** Where leads are kept; by default the configured one (SQLite, or LEAD_STORE_URL's server). */
   store?: LeadStore;
   log?: Log;
   /** How alerts are sent; by default to LEAD_ALERT_WEBHOOK. */
@@ -42,7 +43,9 @@ export interface LeadService {
   /** Everything that delivers leads: the drain and the scheduled retries use it too. */
   deliverer: Deliverer;
   /** Tries the waiting leads again every LEAD_RETRY_INTERVAL_MS while the process runs. */
-  startRetrying(): { stop(): void };
+  startRetrying(): { stop(): Promise<void> };
+  /** The health route's answer: whether a lead would be accepted now, and how many wait. */
+  health(): Promise<{ status: number; body: object }>;
 }
 
 /**
@@ -54,19 +57,23 @@ export interface LeadService {
 export function createLeadService(options: LeadHandlerOptions): LeadService {
   const { config } = options;
   const log = options.log ?? jsonLog;
-  const store = options.store ?? new FileLeadStore(config.outboxPath);
+  const store = options.store ?? openLeadStore(config, log);
   const deliverer: Deliverer = {
     store,
     crm: options.crm ?? (config.token ? createCrmClient(config, log) : undefined),
     alert: options.alert ?? createAlerts(config.alertWebhook, store, log),
     log,
+    health: new StoreHealth(store),
     retryIntervalMs: config.retryIntervalMs,
     alertAfterMs: config.alertAfterMs,
+    maxWaiting: config.maxWaiting,
+    deadLetterDays: config.deadLetterDays,
   };
   return {
     handle: createHandler(config, deliverer, log),
     deliverer,
     startRetrying: () => startRetrying(deliverer),
+    health: () => healthOf(deliverer),
   };
 }
 
@@ -156,27 +163,26 @@ function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): Lead
       }
       if (typeof raw === 'object' && raw && 'page' in raw && typeof raw.page === 'string')
         lang = langOfPath(raw.page);
-      if (
-        typeof raw === 'object' &&
-        raw &&
-        'website' in raw &&
-        String((raw as { website: unknown }).website).trim()
-      ) {
-        log('lead rejected', { reason: 'honeypot', clientIp: visitor });
-        throw new Reject(400, 'rejected');
-      }
       const parsed = leadSchema.safeParse(raw);
       if (!parsed.success) throw new Reject(400, reason(parsed.error));
       const lead = parsed.data;
 
-      let pending = inFlight.get(lead.submissionId);
-      if (!pending) {
-        pending = deliverOrKeep(deliverer, lead, Date.now() + CRM_WITHIN_MS).finally(() =>
-          inFlight.delete(lead.submissionId),
-        );
-        inFlight.set(lead.submissionId, pending);
+      let outcome: Outcome;
+      if (lead.website.trim()) {
+        // A bot filled the field people never see: it is answered exactly as a lead the CRM
+        // took, so it learns nothing, and nothing of it is kept or logged but that it came.
+        log('submission ignored', { reason: 'honeypot' });
+        outcome = deliverer.crm ? 'delivered' : 'queued';
+      } else {
+        let pending = inFlight.get(lead.submissionId);
+        if (!pending) {
+          pending = deliverOrKeep(deliverer, lead, Date.now() + CRM_WITHIN_MS).finally(() =>
+            inFlight.delete(lead.submissionId),
+          );
+          inFlight.set(lead.submissionId, pending);
+        }
+        outcome = await pending;
       }
-      const outcome = await pending;
       if (isForm) {
         const city = lead.form === 'contact' ? '' : lead.city;
         return redirect(site + links.withQuery(LEAD_PAGES[lang].confirmation, { city }));
@@ -188,7 +194,8 @@ function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): Lead
           return redirect(site + links.withQuery(errorPage(lang), { status: err.status }));
         return json(err.status, { ok: false, error: err.message }, { ...err.headers, ...cors });
       }
-      // The outbox itself failed (disk full, permissions): say so, so the visitor can call.
+      // The store could not keep the lead (disk full, at its cap, the database down): say so,
+      // so the visitor can call. The reason is logged, never shown.
       log('lead failed', { error: (err as Error).message });
       return isForm
         ? redirect(site + links.withQuery(errorPage(lang), { status: 503 }))

@@ -6,3 +6,19 @@ export const jsonLog: Log = (event, fields = {}) => {
 };
 
 export const silentLog: Log = () => {};
+
+/**
+ * A text from elsewhere (the CRM's own words) with a lead's e-mail, phone number and name taken
+ * out, for logs and alerts, which never hold a person's data.
+ */
+export function redact(
+  text: string,
+  lead: { email?: string; phone?: string; fullName?: string },
+): string {
+  let out = text;
+  for (const value of [lead.email, lead.phone, lead.fullName]) {
+    const v = value?.trim();
+    if (v && v.length >= 3) out = out.split(v).join('[redacted]');
+  }
+  return out;
+}

@@ -4,7 +4,7 @@ import type { Lead } from './schema.js';
  * A lead not yet (wholly) delivered to the CRM. What is known of its delivery travels with it,
  * so that a later attempt completes it without doubling anything: the contact's id once the CRM
  * has the contact, and whether a note may exist already (an attempt at it ended without an
- * answer: the connection dropped or the time ran out after the CRM may have acted).
+ * answer: the connection dropped, the time ran out, or the process died during it).
  */
 export interface WaitingLead {
   submissionId: string;
@@ -31,11 +31,11 @@ export interface DeadLetter {
 }
 
 /** A waiting lead the CRM refused for good, as the stores keep it. */
-export function deadLetterOf(entry: WaitingLead, reason: string): DeadLetter {
+export function deadLetterOf(entry: WaitingLead, reason: string, now = Date.now()): DeadLetter {
   return {
     submissionId: entry.submissionId,
     receivedAt: entry.receivedAt,
-    deadAt: new Date().toISOString(),
+    deadAt: new Date(now).toISOString(),
     reason,
     lead: entry.lead,
     ...(entry.contactId ? { contactId: entry.contactId } : {}),
@@ -45,37 +45,85 @@ export function deadLetterOf(entry: WaitingLead, reason: string): DeadLetter {
 /** When each alert condition was last sent (ISO), so that one is sent at most once an hour. */
 export type AlertState = Record<string, string>;
 
+/** Where a submission stands in a store; null when the store has never had it. */
+export type LeadStatus = 'waiting' | 'dead' | 'delivered';
+
+/** What `add` did: kept the lead, found its submission already there, or refused it (full). */
+export type AddResult = 'added' | LeadStatus | 'full';
+
+/** A person, as an access or deletion request names them. */
+export interface PersonQuery {
+  email?: string;
+  phone?: string;
+}
+
+/** A record that holds personal data: a waiting lead or a dead letter. */
+export type HeldRecord =
+  | { kind: 'waiting'; entry: WaitingLead }
+  | { kind: 'dead'; entry: DeadLetter };
+
+/** Where the oldest waiting leads start after a page of them: its last lead. */
+export interface WaitingCursor {
+  receivedAt: string;
+  submissionId: string;
+}
+
 /**
- * Where leads wait: a folder of files on a Node host (FileLeadStore), Netlify Blobs on Netlify
- * (BlobLeadStore). Every operation is safe while other processes (another server, `claimsite
- * leads retry`, a scheduled function) use the same store.
+ * Where leads are kept: SQLite on a Node host, PostgreSQL for several Node hosts (both
+ * `SqlLeadStore`), Netlify Blobs on Netlify (`BlobLeadStore`). Every operation is safe while
+ * other processes (another server, `claimsite leads ...`, a scheduled function) use the same
+ * store, and each write is durable when it returns. Delivery, the endpoint and the CLI use this
+ * interface only.
  */
 export interface LeadStore {
-  /** Keeps a lead, or updates it when it waits already. Durable when it returns. */
+  /**
+   * Keeps a new lead unless its submission is known already (then says where it stands), or
+   * refuses it when `maxWaiting` leads wait. The lead is accepted once this returns 'added'.
+   */
+  add(entry: WaitingLead, options: { maxWaiting: number }): Promise<AddResult>;
+  /** Updates a waiting lead after an attempt; never brings back one delivered or dead. */
   keep(entry: WaitingLead): Promise<void>;
-  /** The leads waiting, oldest first: neither delivered nor dead. */
-  waiting(): Promise<WaitingLead[]>;
-  isWaiting(submissionId: string): Promise<boolean>;
-  isDelivered(submissionId: string): Promise<boolean>;
-  /** Records a delivery; the lead no longer waits. */
+  /**
+   * Waiting leads, oldest first, `limit` at most (all by default), after `after`; with `dueBy`,
+   * only those whose next attempt is due by then.
+   */
+  waiting(options?: {
+    limit?: number;
+    after?: WaitingCursor;
+    dueBy?: string;
+  }): Promise<WaitingLead[]>;
+  /** How many leads wait and how many are dead letters; cheap whatever the numbers. */
+  counts(): Promise<{ waiting: number; dead: number }>;
+  status(submissionId: string): Promise<LeadStatus | null>;
+  /** Records a delivery: the lead's personal data goes; its id, contact id and time stay. */
   delivered(submissionId: string, contactId: string): Promise<void>;
   /** Moves a lead to the dead letters with the CRM's reason. */
   bury(entry: WaitingLead, reason: string): Promise<void>;
+  /** The dead letters, oldest first. */
   dead(): Promise<DeadLetter[]>;
   /** Removes a waiting lead or a dead letter; false when there is none with that id. */
   drop(submissionId: string): Promise<boolean>;
+  /** The waiting leads and dead letters with this submission id, e-mail or phone number. */
+  find(query: PersonQuery & { submissionId?: string }): Promise<HeldRecord[]>;
+  /** Deletes every waiting lead and dead letter of a person, bytes included where it can. */
+  forget(person: PersonQuery): Promise<number>;
+  /** Deletes the dead letters that died before `before` (ISO); how many went. */
+  expire(before: string): Promise<number>;
   /**
    * Runs `fn` as the only drain of this store; another drain waits for it when `wait` is set,
-   * and otherwise gets null at once.
+   * and otherwise gets null at once. A drain whose process died is taken over.
    */
   exclusive<T>(fn: () => Promise<T>, options: { wait: boolean }): Promise<T | null>;
   alertState(): Promise<AlertState>;
   saveAlertState(state: AlertState): Promise<void>;
-  /** Where it is, for people: a folder, or a Netlify Blobs store. */
+  /** Writes as a lead would, to tell whether one can be accepted now; throws when not. */
+  check(): Promise<void>;
+  close(): Promise<void>;
+  /** Where it is, for people: a file, a database server, or a Netlify Blobs store. */
   readonly where: string;
 }
 
-/** A lead's first entry in the store, after the attempt made when it was submitted. */
+/** A lead's first entry in the store. */
 export function firstWait(
   lead: Lead,
   reason: string,
@@ -92,4 +140,23 @@ export function firstWait(
     ...(progress.contactId ? { contactId: progress.contactId } : {}),
     ...(progress.noteMayExist ? { noteMayExist: true } : {}),
   };
+}
+
+/** Every waiting lead, a page at a time: what a drain and `leads list` walk through. */
+export async function* allWaiting(
+  store: LeadStore,
+  options: { dueBy?: string; pageSize?: number } = {},
+): AsyncGenerator<WaitingLead> {
+  let after: WaitingCursor | undefined;
+  for (;;) {
+    const page = await store.waiting({
+      limit: options.pageSize ?? 200,
+      ...(after ? { after } : {}),
+      ...(options.dueBy ? { dueBy: options.dueBy } : {}),
+    });
+    yield* page;
+    const last = page.at(-1);
+    if (!last || page.length < (options.pageSize ?? 200)) return;
+    after = { receivedAt: last.receivedAt, submissionId: last.submissionId };
+  }
 }

@@ -4,11 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { configFromEnv } from '../lead/config.js';
-import { FileLeadStore } from '../lead/file-store.js';
-import { createLeadService, type LeadHandler } from '../lead/handler.js';
+import { createLeadService, type LeadService } from '../lead/handler.js';
 import type { Log } from '../lead/log.js';
 import { handleNode } from '../lead/node.js';
-import type { LeadStore } from '../lead/store.js';
 import { applyLimits, limitsOf, type ServerLimits, serverOptions } from './limits.js';
 import { refuseBadHost } from './request-checks.js';
 import { createStaticHandler } from './static.js';
@@ -26,19 +24,29 @@ export interface ServeOptions {
   host: string;
   /** Where the lead endpoint is mounted; null for none. */
   apiPath?: string | null;
-  /** The endpoint, when the caller made it; otherwise one is made from the environment. */
-  leadHandler?: LeadHandler;
+  /** The endpoint and its store, when the caller made them; otherwise made from the environment. */
+  leads?: LeadService;
   /** Leave waiting leads to someone else (tests); by default the server tries them again. */
   noRetries?: boolean;
   log?: Log;
   /** Watch mode: serves the reload channel and injects its script into HTML answers. */
   watcher?: Watcher;
-  /** The outbox the health route reports on; by default the environment's (LEAD_OUTBOX_PATH). */
-  outboxPath?: string;
   /** Where the site is served (see StaticOptions.basePath); default `/`. */
   basePath?: string;
   /** Timeouts and the connection cap; DEFAULT_LIMITS for what is not given. */
   limits?: Partial<ServerLimits>;
+}
+
+/** What startServer started: `close` stops it gracefully (see there). */
+export interface Serving {
+  server: Server;
+  url: string;
+  urls: string[];
+  /**
+   * Stops taking connections, lets the lead requests under way finish (for `graceMs` at most),
+   * stops the retries once the lead they are delivering is done, and closes the store.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Where a process serving the endpoint reports its health (a container's HEALTHCHECK). */
@@ -50,18 +58,16 @@ export const HEALTH_PATH = '/api/health';
  * SITE_URL), the endpoint accepts posts from this server's addresses and the built site's own
  * (its home page's canonical URL), and it tries waiting leads again on a schedule.
  */
-export async function startServer(
-  options: ServeOptions,
-): Promise<{ server: Server; url: string; urls: string[] }> {
+export async function startServer(options: ServeOptions): Promise<Serving> {
   const serveStatic = createStaticHandler(options.dir, {
     basePath: options.basePath,
     inject: options.watcher ? RELOAD_SCRIPT : undefined,
   });
   const limits = limitsOf(options.limits);
   const apiPath = options.apiPath === undefined ? '/api/lead' : options.apiPath;
-  let lead: LeadHandler | undefined = options.leadHandler;
-  let retries: { stop(): void } | undefined;
-  const store = new FileLeadStore(options.outboxPath ?? configFromEnv().outboxPath);
+  let leads: LeadService | undefined = options.leads;
+  let retries: { stop(): Promise<void> } | undefined;
+  const leadRequests = new Set<Promise<unknown>>();
   const server = createServer(serverOptions(limits), (req, res) => {
     if (refuseBadHost(req, res)) return;
     const path = (req.url ?? '/').split('?')[0];
@@ -74,12 +80,16 @@ export async function startServer(
       res.end(RELOAD_JS);
       return;
     }
-    const work =
-      apiPath && lead && (path === apiPath || path === `${apiPath}/`)
-        ? handleNode(lead, req, res)
-        : apiPath && path === HEALTH_PATH
-          ? health(store, res)
-          : serveStatic(req, res);
+    const isLead = apiPath && leads && (path === apiPath || path === `${apiPath}/`);
+    const work = isLead
+      ? handleNode((leads as LeadService).handle, req, res)
+      : apiPath && leads && path === HEALTH_PATH
+        ? health(leads, res)
+        : serveStatic(req, res);
+    if (isLead) {
+      leadRequests.add(work);
+      void work.finally(() => leadRequests.delete(work)).catch(() => {});
+    }
     work.catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -93,20 +103,32 @@ export async function startServer(
   const { address, port } = server.address() as AddressInfo;
   const urls = reachableAt(address, port);
   const url = urls[0] ?? `http://127.0.0.1:${port}`;
-  if (apiPath && !lead) {
-    const service = createLeadService({
+  const ownService = apiPath && !leads;
+  if (ownService) {
+    leads = createLeadService({
       config: configFromEnv(process.env, {
         siteOrigin: [...urls, `http://localhost:${port}`, builtOrigin(options.dir)].join(','),
       }),
       log: options.log,
     });
-    lead = service.handle;
     if (!options.noRetries) {
-      retries = service.startRetrying();
-      server.on('close', () => retries?.stop());
+      const r = leads.startRetrying();
+      retries = r;
+      server.on('close', () => void r.stop());
     }
   }
-  return { server, url, urls };
+  const close = async (graceMs = 8000) => {
+    const closed = new Promise<void>((r) => server.close(() => r()));
+    server.closeIdleConnections();
+    const grace = new Promise<void>((r) => setTimeout(r, graceMs).unref());
+    await Promise.race([Promise.allSettled([...leadRequests]), grace]);
+    // What is left (open pages' keep-alive and reload connections) is closed now.
+    server.closeAllConnections();
+    await closed;
+    await Promise.race([retries?.stop(), grace]);
+    if (ownService) await leads?.deliverer.store.close();
+  };
+  return { server, url, urls, close };
 }
 
 /**
@@ -137,19 +159,12 @@ function builtOrigin(dir: string): string {
 }
 
 /** Up, and how many leads wait for the CRM: no personal data, nothing that needs a token. */
-async function health(store: LeadStore, res: ServerResponse): Promise<void> {
-  const headers = {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Cache-Control': 'no-store',
-  };
-  try {
-    const waiting = (await store.waiting()).length;
-    res.writeHead(200, headers).end(JSON.stringify({ status: 'ok', outbox: { waiting } }));
-  } catch (err) {
-    res
-      .writeHead(503, headers)
-      .end(
-        JSON.stringify({ status: 'error', error: `outbox unreadable: ${(err as Error).message}` }),
-      );
-  }
+async function health(leads: LeadService, res: ServerResponse): Promise<void> {
+  const { status, body } = await leads.health();
+  res
+    .writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+    })
+    .end(JSON.stringify(body));
 }

@@ -22,7 +22,7 @@ beforeAll(async () => {
     generate({ dataDir: FIXTURE_DATA, outDir: dist }),
   ]);
   Object.assign(process.env, crm.env(), {
-    LEAD_OUTBOX_PATH: path.join(dist, '..', 'outbox', 'leads.jsonl'),
+    LEAD_OUTBOX_PATH: path.join(dist, '..', 'outbox', 'leads.db'),
   });
   delete process.env.SITE_ORIGIN;
   ({ server, url } = await startServer({ dir: dist, port: 0, host: '127.0.0.1', log: () => {} }));

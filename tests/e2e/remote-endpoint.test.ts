@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../src/generate/generate.js';
 import { configFromEnv } from '../../src/lead/config.js';
-import { createLeadHandler } from '../../src/lead/handler.js';
+import { createLeadService } from '../../src/lead/handler.js';
 import { startServer } from '../../src/serve/server.js';
 import { createStaticHandler } from '../../src/serve/static.js';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
@@ -34,13 +34,13 @@ beforeAll(async () => {
   const config = configFromEnv({
     ...crm.env(),
     SITE_ORIGIN: siteUrl,
-    LEAD_OUTBOX_PATH: path.join(out, '..', 'outbox', 'leads.jsonl'),
+    LEAD_OUTBOX_PATH: path.join(out, '..', 'outbox', 'leads.db'),
   });
   const api = await startServer({
     dir: path.join(out, '..'),
     port: 0,
     host: 'localhost',
-    leadHandler: createLeadHandler({ config, log: () => {} }),
+    leads: createLeadService({ config, log: () => {} }),
   });
   endpoint = api.server;
   const file = path.join(data, 'site.json');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TrustedProxies } from '../../src/lead/client-ip.js';
 import { configFromEnv } from '../../src/lead/config.js';
-import { FileLeadStore } from '../../src/lead/file-store.js';
+import { openLeadStore } from '../../src/lead/open-store.js';
 import { startServer } from '../../src/serve/server.js';
 import { startFakeCrm } from '../fake-crm.js';
 import { BIN, runCliAsync, tempDir } from '../helpers.js';
@@ -23,7 +23,7 @@ afterEach(async () => {
  */
 async function production(env: Record<string, string>) {
   const dir = await tempDir();
-  const outbox = path.join(dir, 'outbox', 'leads.jsonl');
+  const outbox = path.join(dir, 'outbox', 'leads.db');
   const saved = { ...process.env };
   Object.assign(process.env, { SITE_ORIGIN: ORIGIN, LEAD_OUTBOX_PATH: outbox, ...env });
   const logs: string[] = [];
@@ -34,7 +34,7 @@ async function production(env: Record<string, string>) {
     log: (e, f) => logs.push(JSON.stringify({ e, ...f })),
   });
   process.env = saved;
-  closing.push(() => new Promise((r) => s.server.close(r)));
+  closing.push(() => s.close(0));
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${s.url}/api/lead`, {
       method: 'POST',
@@ -42,7 +42,9 @@ async function production(env: Record<string, string>) {
       body: typeof body === 'string' ? body : JSON.stringify(body),
       redirect: 'manual',
     });
-  return { url: s.url, outbox, logs, post, store: new FileLeadStore(outbox) };
+  const store = openLeadStore({ outboxPath: outbox }, () => {});
+  closing.push(() => store.close());
+  return { url: s.url, outbox, logs, post, store };
 }
 
 async function fakeCrm(options: Parameters<typeof startFakeCrm>[0]) {
@@ -230,7 +232,9 @@ describe('the outbox drains itself', () => {
     ]);
     const list = await runCliAsync(['leads', 'list', '--outbox', e.outbox]);
     expect(list.stdout).toContain('No leads waiting');
-    expect(list.stdout).toContain('1 dead letter, refused by the CRM for good:');
+    expect(list.stdout).toContain(
+      '1 dead letter, refused by the CRM for good (deleted 30 days after):',
+    );
     expect(list.stdout).toContain('phone must be a valid phone number');
     const retry = await runCliAsync(['leads', 'retry', '--outbox', e.outbox], { env: crm.env() });
     expect(retry.code).toBe(0);
@@ -330,10 +334,10 @@ describe('who may post', () => {
     expect(built.code).toBe(0);
     const saved = { ...process.env };
     for (const k of ['SITE_ORIGIN', 'SITE_URL', 'GHL_TOKEN']) delete process.env[k];
-    process.env.LEAD_OUTBOX_PATH = path.join(dir, 'outbox', 'leads.jsonl');
+    process.env.LEAD_OUTBOX_PATH = path.join(dir, 'outbox', 'leads.db');
     const s = await startServer({ dir: out, port: 0, host: '127.0.0.1', noRetries: true });
     process.env = saved;
-    closing.push(() => new Promise((r) => s.server.close(r)));
+    closing.push(() => s.close(0));
     const from = (origin: string) =>
       fetch(`${s.url}/api/lead`, {
         method: 'POST',

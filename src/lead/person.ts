@@ -1,0 +1,25 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+
+/**
+ * How a person is looked up in the store, whatever way they wrote it: an e-mail address in
+ * lower case, a phone number in E.164 (`416-555-0199` and `+1 (416) 555 0199` are one person;
+ * numbers without a country code are Canadian). A number libphonenumber cannot read is kept as
+ * its digits, so that the same digits still find it.
+ */
+export function emailKey(email: string | undefined): string | null {
+  const key = email?.trim().toLowerCase();
+  return key ? key : null;
+}
+
+export function phoneKey(phone: string | undefined): string | null {
+  if (!phone?.trim()) return null;
+  const parsed = parsePhoneNumberFromString(phone, 'CA');
+  if (parsed?.isPossible()) return parsed.number;
+  const digits = phone.replace(/\D/g, '');
+  return digits ? digits : null;
+}
+
+/** The keys of a lead's person, as the store indexes them. */
+export function personKeys(lead: { email?: string; phone?: string }) {
+  return { email: emailKey(lead.email), phone: phoneKey(lead.phone) };
+}

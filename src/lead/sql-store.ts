@@ -1,0 +1,447 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { personKeys } from './person.js';
+import { MAX_BODY_BYTES } from './rules.js';
+import type { Lead } from './schema.js';
+import { LEAD_COLUMNS, type SqlDatabase, type Statement } from './sql.js';
+import type {
+  AddResult,
+  AlertState,
+  DeadLetter,
+  HeldRecord,
+  LeadStatus,
+  LeadStore,
+  PersonQuery,
+  WaitingCursor,
+  WaitingLead,
+} from './store.js';
+
+/** A drain's lease: renewed every third of it while the drain runs, taken over once it lapses. */
+const LEASE_MS = 30_000;
+
+/**
+ * The lead store on a SQL database: SQLite on one Node host, PostgreSQL for several. Every
+ * change is one transaction, durable when it returns; queries go by index (a submission by its
+ * id, waiting leads by state and time, a person by e-mail or phone), and the numbers health and
+ * the cap need are counters the database keeps, so that accepting a lead costs the same with 10
+ * or 100,000 waiting. The database is opened at the first operation, and again after one
+ * failed to open it (a folder not yet writable, a server not yet up).
+ */
+export class SqlLeadStore implements LeadStore {
+  private opening: Promise<SqlDatabase> | null = null;
+  /** Personal data was deleted or cleared since the files were last erased. */
+  private unerased = false;
+  /** Runs once the database is open, before anything else uses it (an older outbox's import). */
+  onOpen?: (store: SqlLeadStore) => Promise<void>;
+
+  constructor(
+    private readonly open: () => Promise<SqlDatabase>,
+    readonly where: string,
+  ) {}
+
+  /** The database, opened once. */
+  db(): Promise<SqlDatabase> {
+    this.opening ??= (async () => {
+      const db = await this.open();
+      try {
+        // The hook gets a store on the database just opened, which waits for nothing.
+        await this.onOpen?.(new SqlLeadStore(async () => db, this.where));
+      } catch (err) {
+        await db.close();
+        throw err;
+      }
+      return db;
+    })().catch((err) => {
+      this.opening = null;
+      throw err;
+    });
+    return this.opening;
+  }
+
+  private async batch(statements: Statement[]) {
+    return (await this.db()).batch(statements);
+  }
+
+  private async query(sql: string, params: unknown[] = []) {
+    return (await this.db()).query(sql, params);
+  }
+
+  async add(entry: WaitingLead, { maxWaiting }: { maxWaiting: number }): Promise<AddResult> {
+    const keys = personKeys(entry.lead);
+    const [inserted, found] = await this.batch([
+      {
+        // Kept only while fewer than maxWaiting wait: the check and the insert are one.
+        sql: `INSERT INTO leads (submission_id, state, received_at, lead, email, phone, attempts,
+                next_attempt_at, reason, contact_id, note_may_exist)
+              SELECT CAST(? AS TEXT), 'waiting', CAST(? AS TEXT), CAST(? AS JSONB), CAST(? AS TEXT),
+                CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT),
+                CAST(? AS TEXT), CAST(? AS INTEGER)
+              WHERE (SELECT n FROM lead_counts WHERE state = 'waiting') < ?
+              ON CONFLICT (submission_id) DO NOTHING`,
+        params: [
+          entry.submissionId,
+          entry.receivedAt,
+          JSON.stringify(entry.lead),
+          keys.email,
+          keys.phone,
+          entry.attempts,
+          entry.nextAttemptAt,
+          entry.reason,
+          entry.contactId ?? null,
+          entry.noteMayExist ? 1 : 0,
+          maxWaiting,
+        ],
+      },
+      { sql: 'SELECT state FROM leads WHERE submission_id = ?', params: [entry.submissionId] },
+    ]);
+    if (inserted?.changes) return 'added';
+    const state = found?.rows[0]?.state as LeadStatus | undefined;
+    return state ?? 'full';
+  }
+
+  async keep(entry: WaitingLead): Promise<void> {
+    await this.batch([
+      {
+        sql: `UPDATE leads SET attempts = ?, next_attempt_at = ?, reason = ?,
+                contact_id = COALESCE(?, contact_id), note_may_exist = ?
+              WHERE submission_id = ? AND state = 'waiting'`,
+        params: [
+          entry.attempts,
+          entry.nextAttemptAt,
+          entry.reason,
+          entry.contactId ?? null,
+          entry.noteMayExist ? 1 : 0,
+          entry.submissionId,
+        ],
+      },
+    ]);
+  }
+
+  async waiting(
+    options: { limit?: number; after?: WaitingCursor; dueBy?: string } = {},
+  ): Promise<WaitingLead[]> {
+    const where = ["state = 'waiting'"];
+    const params: unknown[] = [];
+    if (options.after) {
+      where.push('(received_at > ? OR (received_at = ? AND submission_id > ?))');
+      params.push(options.after.receivedAt, options.after.receivedAt, options.after.submissionId);
+    }
+    if (options.dueBy) {
+      where.push('next_attempt_at <= ?');
+      params.push(options.dueBy);
+    }
+    const limit =
+      options.limit === undefined ? '' : ` LIMIT ${Math.max(0, Math.floor(options.limit))}`;
+    const { rows } = await this.query(
+      `SELECT ${LEAD_COLUMNS} FROM leads WHERE ${where.join(' AND ')}
+       ORDER BY received_at, submission_id${limit}`,
+      params,
+    );
+    return rows.map(waitingOf).filter((e): e is WaitingLead => e !== null);
+  }
+
+  async counts(): Promise<{ waiting: number; dead: number }> {
+    const { rows } = await this.query(
+      "SELECT state, n FROM lead_counts WHERE state <> 'delivered'",
+    );
+    const n = (state: string) => Number(rows.find((r) => r.state === state)?.n ?? 0);
+    return { waiting: n('waiting'), dead: n('dead') };
+  }
+
+  async status(submissionId: string): Promise<LeadStatus | null> {
+    const { rows } = await this.query('SELECT state FROM leads WHERE submission_id = ?', [
+      submissionId,
+    ]);
+    return (rows[0]?.state as LeadStatus | undefined) ?? null;
+  }
+
+  async delivered(submissionId: string, contactId: string): Promise<void> {
+    const now = new Date().toISOString();
+    await this.batch([
+      {
+        sql: `INSERT INTO leads (submission_id, state, received_at, contact_id, done_at)
+              VALUES (?, 'delivered', ?, ?, ?)
+              ON CONFLICT (submission_id) DO UPDATE SET state = 'delivered', lead = NULL,
+                email = NULL, phone = NULL, reason = NULL, next_attempt_at = NULL,
+                note_may_exist = 0, contact_id = excluded.contact_id, done_at = excluded.done_at`,
+        params: [submissionId, now, contactId, now],
+      },
+    ]);
+    this.unerased = true;
+  }
+
+  async bury(entry: WaitingLead, reason: string): Promise<void> {
+    await this.batch([
+      {
+        sql: `UPDATE leads SET state = 'dead', reason = ?, contact_id = COALESCE(?, contact_id),
+                attempts = ?, next_attempt_at = NULL, done_at = ?
+              WHERE submission_id = ? AND state = 'waiting'`,
+        params: [
+          reason,
+          entry.contactId ?? null,
+          entry.attempts,
+          new Date().toISOString(),
+          entry.submissionId,
+        ],
+      },
+    ]);
+  }
+
+  async dead(): Promise<DeadLetter[]> {
+    const { rows } = await this.query(
+      `SELECT ${LEAD_COLUMNS} FROM leads WHERE state = 'dead' ORDER BY done_at, submission_id`,
+    );
+    return rows.map(deadOf).filter((e): e is DeadLetter => e !== null);
+  }
+
+  async drop(submissionId: string): Promise<boolean> {
+    const [r] = await this.batch([
+      {
+        sql: "DELETE FROM leads WHERE submission_id = ? AND state IN ('waiting', 'dead')",
+        params: [submissionId],
+      },
+    ]);
+    if (!r?.changes) return false;
+    await this.erase();
+    return true;
+  }
+
+  async find(query: PersonQuery & { submissionId?: string }): Promise<HeldRecord[]> {
+    const keys = personKeys(query);
+    const { rows } = await this.query(
+      `SELECT ${LEAD_COLUMNS} FROM leads WHERE state IN ('waiting', 'dead')
+       AND (email = ? OR phone = ? OR submission_id = ?) ORDER BY received_at, submission_id`,
+      [keys.email, keys.phone, query.submissionId ?? null],
+    );
+    return rows.flatMap((row): HeldRecord[] => {
+      if (row.state === 'dead') {
+        const entry = deadOf(row);
+        return entry ? [{ kind: 'dead', entry }] : [];
+      }
+      const entry = waitingOf(row);
+      return entry ? [{ kind: 'waiting', entry }] : [];
+    });
+  }
+
+  async forget(person: PersonQuery): Promise<number> {
+    const keys = personKeys(person);
+    if (!keys.email && !keys.phone) return 0;
+    const [r] = await this.batch([
+      {
+        sql: `DELETE FROM leads WHERE state IN ('waiting', 'dead') AND (email = ? OR phone = ?)`,
+        params: [keys.email, keys.phone],
+      },
+    ]);
+    await this.erase();
+    return r?.changes ?? 0;
+  }
+
+  /**
+   * Erases what deletions left in the database's files; false when another process kept it
+   * from finishing (the bytes go at the next checkpoint).
+   */
+  async erase(): Promise<boolean> {
+    this.unerased = false;
+    const erased = await (await this.db()).erase();
+    if (!erased) this.unerased = true;
+    return erased;
+  }
+
+  /**
+   * Deletes the dead letters past their time; then erases what this and this process's
+   * deliveries since the last pass left in the files (a drain calls it on every pass).
+   */
+  async expire(before: string): Promise<number> {
+    const [r] = await this.batch([
+      { sql: "DELETE FROM leads WHERE state = 'dead' AND done_at < ?", params: [before] },
+    ]);
+    if (r?.changes || this.unerased) await this.erase();
+    return r?.changes ?? 0;
+  }
+
+  async exclusive<T>(fn: () => Promise<T>, options: { wait: boolean }): Promise<T | null> {
+    const holder = randomUUID();
+    const take = async () => {
+      const now = Date.now();
+      const [r] = await this.batch([
+        {
+          sql: 'UPDATE lead_drain SET holder = ?, expires_at = ? WHERE id = 1 AND (holder IS NULL OR expires_at < ?)',
+          params: [holder, now + LEASE_MS, now],
+        },
+      ]);
+      return Boolean(r?.changes);
+    };
+    const until = Date.now() + (options.wait ? 10 * 60_000 : 0);
+    while (!(await take())) {
+      if (Date.now() >= until) return null;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 100));
+    }
+    const renew = setInterval(() => {
+      this.batch([
+        {
+          sql: 'UPDATE lead_drain SET expires_at = ? WHERE id = 1 AND holder = ?',
+          params: [Date.now() + LEASE_MS, holder],
+        },
+      ]).catch(() => {});
+    }, LEASE_MS / 3);
+    renew.unref();
+    try {
+      return await fn();
+    } finally {
+      clearInterval(renew);
+      await this.batch([
+        {
+          sql: 'UPDATE lead_drain SET holder = NULL, expires_at = 0 WHERE id = 1 AND holder = ?',
+          params: [holder],
+        },
+      ]).catch(() => {});
+    }
+  }
+
+  async alertState(): Promise<AlertState> {
+    const { rows } = await this.query('SELECT condition, at FROM lead_alerts');
+    return Object.fromEntries(rows.map((r) => [String(r.condition), String(r.at)]));
+  }
+
+  async saveAlertState(state: AlertState): Promise<void> {
+    await this.batch(
+      Object.entries(state).map(([condition, at]) => ({
+        sql: `INSERT INTO lead_alerts (condition, at) VALUES (?, ?)
+              ON CONFLICT (condition) DO UPDATE SET at = excluded.at`,
+        params: [condition, at],
+      })),
+    );
+  }
+
+  async check(): Promise<void> {
+    await this.batch([
+      {
+        sql: `INSERT INTO lead_probe (id, data, at) VALUES (1, ?, ?)
+              ON CONFLICT (id) DO UPDATE SET data = excluded.data, at = excluded.at`,
+        params: [randomBytes(MAX_BODY_BYTES), new Date().toISOString()],
+      },
+    ]);
+  }
+
+  async close(): Promise<void> {
+    const opening = this.opening;
+    this.opening = null;
+    if (opening) await (await opening.catch(() => null))?.close();
+  }
+
+  /**
+   * Adds leads kept elsewhere before (an older version's outbox): each one once, whatever is
+   * there already, all in one transaction.
+   */
+  async importLeads(records: {
+    waiting: WaitingLead[];
+    dead: DeadLetter[];
+    delivered: Array<{ submissionId: string; contactId: string; at: string }>;
+  }): Promise<number> {
+    const rows: unknown[][] = [];
+    for (const d of records.delivered)
+      rows.push([
+        d.submissionId,
+        'delivered',
+        d.at,
+        null,
+        null,
+        null,
+        0,
+        null,
+        null,
+        d.contactId,
+        0,
+        d.at,
+      ]);
+    for (const d of records.dead) {
+      const keys = personKeys(d.lead);
+      rows.push([
+        d.submissionId,
+        'dead',
+        d.receivedAt,
+        JSON.stringify(d.lead),
+        keys.email,
+        keys.phone,
+        0,
+        null,
+        d.reason,
+        d.contactId ?? null,
+        0,
+        d.deadAt,
+      ]);
+    }
+    for (const w of records.waiting) {
+      const keys = personKeys(w.lead);
+      rows.push([
+        w.submissionId,
+        'waiting',
+        w.receivedAt,
+        JSON.stringify(w.lead),
+        keys.email,
+        keys.phone,
+        w.attempts,
+        w.nextAttemptAt,
+        w.reason,
+        w.contactId ?? null,
+        w.noteMayExist ? 1 : 0,
+        null,
+      ]);
+    }
+    if (rows.length === 0) return 0;
+    // Many rows a statement: one round trip to a server for each few hundred leads.
+    const statements: Statement[] = [];
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
+      statements.push({
+        sql: `INSERT INTO leads (submission_id, state, received_at, lead, email, phone, attempts,
+                next_attempt_at, reason, contact_id, note_may_exist, done_at)
+              VALUES ${chunk.map(() => '(?, ?, ?, CAST(? AS JSONB), ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+              ON CONFLICT (submission_id) DO NOTHING`,
+        params: chunk.flat(),
+      });
+    }
+    const results = await this.batch(statements);
+    return results.reduce((n, r) => n + r.changes, 0);
+  }
+}
+
+/** A row's lead: SQLite gives JSON text, PostgreSQL the object. A row that is not one is skipped. */
+function leadOf(row: Record<string, unknown>): Lead | null {
+  let lead: unknown = row.lead;
+  if (typeof lead === 'string') {
+    try {
+      lead = JSON.parse(lead);
+    } catch {
+      return null;
+    }
+  }
+  return typeof lead === 'object' && lead !== null && 'form' in lead ? (lead as Lead) : null;
+}
+
+function waitingOf(row: Record<string, unknown>): WaitingLead | null {
+  const lead = leadOf(row);
+  if (!lead) return null;
+  return {
+    submissionId: String(row.submission_id),
+    receivedAt: String(row.received_at),
+    lead,
+    attempts: Number(row.attempts ?? 0),
+    nextAttemptAt: String(row.next_attempt_at ?? row.received_at),
+    reason: String(row.reason ?? ''),
+    ...(row.contact_id ? { contactId: String(row.contact_id) } : {}),
+    ...(Number(row.note_may_exist) ? { noteMayExist: true } : {}),
+  };
+}
+
+function deadOf(row: Record<string, unknown>): DeadLetter | null {
+  const lead = leadOf(row);
+  if (!lead) return null;
+  return {
+    submissionId: String(row.submission_id),
+    receivedAt: String(row.received_at),
+    deadAt: String(row.done_at ?? row.received_at),
+    reason: String(row.reason ?? ''),
+    lead,
+    ...(row.contact_id ? { contactId: String(row.contact_id) } : {}),
+  };
+}

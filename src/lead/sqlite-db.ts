@@ -1,0 +1,132 @@
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'libsql';
+import { type Result, type SqlDatabase, type Statement, schema } from './sql.js';
+
+/** How long a write waits for another process's transaction to end before it gives up. */
+const BUSY_MS = 5000;
+
+/**
+ * SQLite through libsql (its binary ships as an npm package: nothing compiles or downloads at
+ * install), one connection, every statement synchronous: a transaction runs whole before
+ * anything else in this process can touch the database, so the process never contends with
+ * itself, and other processes are kept out by SQLite's own locks (a writer waits up to
+ * BUSY_MS for another's transaction). In WAL mode readers never wait for the writer; with
+ * synchronous=FULL a transaction is on the disk when COMMIT returns; with secure_delete, what
+ * is deleted is overwritten with zeros.
+ */
+export function openSqlite(file: string): SqlDatabase {
+  // Leads are personal data: a folder made here is its owner's alone, and so is the database
+  // (SQLite gives its -wal and -shm files the database file's own mode). Only a file that is not
+  // there yet is touched: closing any descriptor of a database this process has open would
+  // drop SQLite's locks on it, and another process could then take itself for the last user.
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const db = new Database(file, { timeout: BUSY_MS });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('secure_delete = ON');
+    // The log is cut back to this after a checkpoint, rather than keeping its largest size.
+    db.pragma('journal_size_limit = 4194304');
+    transaction(
+      db,
+      [...schema(SQLITE_TYPES), ...COUNT_TRIGGERS].map((sql) => ({ sql })),
+    );
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+
+  return {
+    engine: 'sqlite',
+    async batch(statements) {
+      return transaction(db, statements);
+    },
+    async query(sql, params = []) {
+      return run(db, { sql, params });
+    },
+    async erase() {
+      // Deleted rows are zeros in the database file already (secure_delete); the log still holds
+      // the pages as they were until a checkpoint copies it back and truncates it. Another
+      // process reading at this moment keeps it from finishing; it is not waited for long.
+      db.pragma('busy_timeout = 200');
+      try {
+        const r = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number };
+        return r.busy === 0;
+      } catch {
+        return false;
+      } finally {
+        db.pragma(`busy_timeout = ${BUSY_MS}`);
+      }
+    },
+    async close() {
+      if (!db.open) return;
+      try {
+        db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+      } catch {
+        // Another process is using it: the log stays for it, and is checkpointed later.
+      }
+      db.close();
+    },
+  };
+}
+
+const SQLITE_TYPES = {
+  json: 'TEXT',
+  blob: 'BLOB',
+  counter: 'INTEGER',
+  isObject: (column: string) => `json_type(${column}) = 'object'`,
+};
+
+/** The counters of lead_counts, kept by the database itself on every change of a lead's state. */
+const COUNT_TRIGGERS = [
+  `CREATE TRIGGER IF NOT EXISTS leads_counted_in AFTER INSERT ON leads BEGIN
+     UPDATE lead_counts SET n = n + 1 WHERE state = NEW.state; END`,
+  `CREATE TRIGGER IF NOT EXISTS leads_counted_out AFTER DELETE ON leads BEGIN
+     UPDATE lead_counts SET n = n - 1 WHERE state = OLD.state; END`,
+  `CREATE TRIGGER IF NOT EXISTS leads_counted_moved AFTER UPDATE OF state ON leads
+     WHEN OLD.state <> NEW.state BEGIN
+     UPDATE lead_counts SET n = n - 1 WHERE state = OLD.state;
+     UPDATE lead_counts SET n = n + 1 WHERE state = NEW.state; END`,
+];
+
+function transaction(db: Database.Database, statements: Statement[]): Result[] {
+  // IMMEDIATE takes the write lock at the start, so a transaction never fails halfway for a
+  // lock another process took after it had read.
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const results = statements.map((s) => run(db, s));
+    db.exec('COMMIT');
+    return results;
+  } catch (err) {
+    // SQLite rolls back by itself after some errors (a full disk): then there is nothing to undo.
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+function run(db: Database.Database, { sql, params = [] }: Statement): Result {
+  const stmt = db.prepare(toSqlite(sql));
+  const args = params.map((p) => (typeof p === 'boolean' ? Number(p) : (p ?? null)));
+  if (stmt.reader) {
+    const rows = (stmt.all(...args) as Record<string, unknown>[]).map(withoutMetadata);
+    return { rows, changes: 0 };
+  }
+  return { rows: [], changes: stmt.run(...args).changes };
+}
+
+/** PostgreSQL's type names in casts, as SQLite's. */
+function toSqlite(sql: string): string {
+  return sql.replace(/\bJSONB\b/g, 'TEXT').replace(/\bBYTEA\b/g, 'BLOB');
+}
+
+/** libsql adds timing metadata to each row it returns. */
+function withoutMetadata(row: Record<string, unknown>): Record<string, unknown> {
+  const { _metadata: _, ...rest } = row;
+  return rest;
+}
