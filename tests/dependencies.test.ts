@@ -110,7 +110,12 @@ describe('dependencies derived from what pages show', () => {
   it('every bundled page is the same bytes rendered with and without its shared fragments', async () => {
     const site = await loadSite(BUNDLED_DATA);
     const pages = buildPages(site);
-    const assets = { css: '/assets/site.css', js: '/assets/app.js', cityIndex: '/assets/c.json' };
+    const assets = {
+      css: '/assets/site.css',
+      js: '/assets/app.js',
+      cityIndex: '/assets/c.json',
+      font: null,
+    };
     const fragments = new FragmentCache();
     const differ: string[] = [];
     for (const page of pages) {

@@ -1,5 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { readFileSync, statSync } from 'node:fs';
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
@@ -9,6 +15,8 @@ import { createLeadService, type LeadHandler } from '../lead/handler.js';
 import type { Log } from '../lead/log.js';
 import { handleNode } from '../lead/node.js';
 import type { LeadStore } from '../lead/store.js';
+import { basePathOf } from '../urls.js';
+import { headersFor, parseHeadersFile } from './headers-file.js';
 import { createStaticHandler } from './static.js';
 import {
   EVENTS_PATH,
@@ -33,6 +41,11 @@ export interface ServeOptions {
   watcher?: Watcher;
   /** The outbox the health route reports on; by default the environment's (LEAD_OUTBOX_PATH). */
   outboxPath?: string;
+  /**
+   * The folder the site is served under (/myrepo), as its host serves it; by default the built
+   * site's own (its home page's canonical URL), read again after each build.
+   */
+  basePath?: string;
 }
 
 /** Where a process serving the endpoint reports its health (a container's HEALTHCHECK). */
@@ -49,6 +62,9 @@ export async function startServer(
 ): Promise<{ server: Server; url: string; urls: string[] }> {
   const serveStatic = createStaticHandler(options.dir, options.watcher ? RELOAD_SCRIPT : undefined);
   const apiPath = options.apiPath === undefined ? '/api/lead' : options.apiPath;
+  const basePath =
+    options.basePath === undefined ? builtBasePath(options.dir) : () => options.basePath ?? '';
+  const headerRules = cachedRules(path.join(options.dir, '_headers'));
   let lead: LeadHandler | undefined = options.leadHandler;
   let retries: { stop(): void } | undefined;
   const store = new FileLeadStore(options.outboxPath ?? configFromEnv().outboxPath);
@@ -63,12 +79,14 @@ export async function startServer(
       res.end(RELOAD_JS);
       return;
     }
+    if (apiPath && path === HEALTH_PATH) return void health(store, res).catch(() => res.end());
+    // The site and its endpoint are under its folder (a form posts to /myrepo/api/lead).
+    const site = underFolder(basePath(), req, res, headerRules);
+    if (!site) return;
     const work =
-      apiPath && lead && (path === apiPath || path === `${apiPath}/`)
+      apiPath && lead && (site === apiPath || site === `${apiPath}/`)
         ? handleNode(lead, req, res)
-        : apiPath && path === HEALTH_PATH
-          ? health(store, res)
-          : serveStatic(req, res);
+        : serveStatic(req, res);
     work.catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -85,6 +103,7 @@ export async function startServer(
     const service = createLeadService({
       config: configFromEnv(process.env, {
         siteOrigin: [...urls, `http://localhost:${port}`, builtOrigin(options.dir)].join(','),
+        basePath: basePath(),
       }),
       log: options.log,
     });
@@ -115,13 +134,92 @@ function reachableAt(address: string, port: number): string[] {
 
 /** The origin of the built site, from its home page's canonical URL; empty when there is none. */
 function builtOrigin(dir: string): string {
+  const href = homeCanonical(dir);
+  return href ? new URL(href).origin : '';
+}
+
+function homeCanonical(dir: string): string | null {
   try {
     const home = readFileSync(path.join(dir, 'index.html'), 'utf8');
-    const href = /<link rel="canonical" href="([^"]+)"/.exec(home)?.[1];
-    return href ? new URL(href).origin : '';
+    return /<link rel="canonical" href="([^"]+)"/.exec(home)?.[1] ?? null;
   } catch {
-    return '';
+    return null;
   }
+}
+
+/** The built site's folder (see basePathOf), read again whenever its home page changes. */
+function builtBasePath(dir: string): () => string {
+  let seen = '';
+  let folder = '';
+  return () => {
+    const info = statSync(path.join(dir, 'index.html'), { throwIfNoEntry: false });
+    const stamp = info ? `${info.mtimeMs}:${info.size}:${info.ino}` : '';
+    if (stamp !== seen) {
+      const href = homeCanonical(dir);
+      folder = href ? basePathOf(href) : '';
+      seen = stamp;
+    }
+    return folder;
+  };
+}
+
+/**
+ * A site served under a folder (/myrepo/), as GitHub Pages serves a project site: the request's
+ * path is made the site's own (/myrepo/faq/ is /faq/) for the handlers after, which know nothing
+ * of the folder; what they answer is put back under it (a redirect's Location), and `_headers`
+ * rules, written under the folder, are matched against the path as requested. A path outside
+ * the folder is not the site's (404); the folder without its slash is sent to it. Returns the
+ * site's path, or null when this answered.
+ */
+function underFolder(
+  folder: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rules: () => ReturnType<typeof parseHeadersFile>,
+): string | null {
+  const [requested = '/', query] = (req.url ?? '/').split(/\?(.*)/s);
+  if (!folder) return requested;
+  if (requested === folder) {
+    res.writeHead(301, { Location: `${folder}/${query ? `?${query}` : ''}` }).end();
+    return null;
+  }
+  if (!requested.startsWith(`${folder}/`)) {
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end(`Not Found: this site is served under ${folder}/\n`);
+    return null;
+  }
+  const own = requested.slice(folder.length);
+  req.url = own + (query ? `?${query}` : '');
+  const headers = Object.fromEntries(headersFor(rules(), requested));
+  const writeHead = res.writeHead.bind(res) as (
+    status: number,
+    headers?: OutgoingHttpHeaders,
+  ) => ServerResponse;
+  res.writeHead = ((status: number, given?: OutgoingHttpHeaders) => {
+    const merged: OutgoingHttpHeaders = { ...given, ...headers };
+    const location = merged.Location ?? merged.location;
+    if (typeof location === 'string' && location.startsWith('/') && !location.startsWith('//')) {
+      delete merged.location;
+      merged.Location = `${folder}${location}`;
+    }
+    return writeHead(status, merged);
+  }) as ServerResponse['writeHead'];
+  return own;
+}
+
+/** The `_headers` rules of the served folder, read again whenever the file changes. */
+function cachedRules(file: string): () => ReturnType<typeof parseHeadersFile> {
+  let seen = '';
+  let rules: ReturnType<typeof parseHeadersFile> = [];
+  return () => {
+    const info = statSync(file, { throwIfNoEntry: false });
+    const stamp = info ? `${info.mtimeMs}:${info.size}:${info.ino}` : '';
+    if (stamp !== seen) {
+      rules = info ? parseHeadersFile(readFileSync(file, 'utf8')) : [];
+      seen = stamp;
+    }
+    return rules;
+  };
 }
 
 /** Up, and how many leads wait for the CRM: no personal data, nothing that needs a token. */
