@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/serve/server.js';
 import { DEFAULT_THEME, INK, THEME_PROPERTIES, themeOf, WHITE } from '../../src/site/theme.js';
 import { readSite } from '../checks/site-files.js';
-import { BUNDLED_DATA, dataCopy, editJson, runCli, tempDir } from '../helpers.js';
+import { BUNDLED_DATA, dataCopy, editJson, runCli } from '../helpers.js';
 import { pngPixels } from '../png.js';
 import { axeViolations, launchBrowser, openPage, WIDTHS } from './harness.js';
 
