@@ -248,6 +248,23 @@ describe('contact details typed into content rather than their placeholders', ()
     }
   });
 
+  it("may stand in any text of a language's catalogue, filled as that language writes them", async () => {
+    const { data } = await dataCopy(BUNDLED_DATA);
+    const eyebrow = (lang: string, text: string) =>
+      editJson(data, `i18n/${lang}.json`, (c: { strings: { home: { eyebrow: string } } }) => {
+        c.strings.home.eyebrow = text;
+      });
+    await eyebrow('en', '{siteName}: call {phone}');
+    await eyebrow('fr', '{siteName} : composez le {phone}');
+    const site = await loadSite(data);
+    expect(site.t.home.eyebrow).toBe('ClaimRight Canada: call 1-888-339-9809');
+    expect(site.languages.get('fr')?.t.home.eyebrow).toBe(
+      'ClaimRight Canada : composez le 1\u00a0888\u00a0339-9809',
+    );
+    // Where the templates fill the number themselves (a link there), it is left for them.
+    expect(site.t.layout.callBarCall).toBe('Call {phone}');
+  });
+
   it('are not found in the bundled content, which uses the placeholders', async () => {
     const { data } = await dataCopy(BUNDLED_DATA);
     expect(await issuesOf(data, () => {})).toEqual([]);
