@@ -32,8 +32,13 @@ const CONTENT_FOLDERS: ReadonlyArray<[folder: string, ext: RegExp]> = [
 interface Needle {
   placeholder: SitePlaceholder;
   what: string;
+  /** Whether a file's text may hold it at all: most files do not, and are not read by line. */
+  may: (text: string) => boolean;
   find: (line: string) => Array<{ at: number; length: number; text: string }>;
 }
+
+/** Ten digits in three groups, as any North American number is written (and then some). */
+const TEN_DIGITS = /\d{3}\D{0,3}\d{3}\D{0,3}\d{4}/;
 
 /**
  * Every line of a content file that types in the site's (or the bundled) name, phone number or
@@ -58,9 +63,10 @@ export function typedContacts(
     {
       placeholder: 'phone',
       what: 'the phone number',
+      may: (text) => TEN_DIGITS.test(text),
       find: (line) =>
-        // A North American number has ten digits: most lines have fewer, and are not parsed.
-        (line.match(/\d/g)?.length ?? 0) < 10
+        // Parsing is slow: only a line with ten digits in a number's groups is parsed.
+        !TEN_DIGITS.test(line)
           ? []
           : findNumbers(line, { defaultCountry: 'CA', v2: true })
               .filter((n) => phones.has(n.number.number))
@@ -73,6 +79,7 @@ export function typedContacts(
     {
       placeholder: 'siteName',
       what: 'the bundled sample brand',
+      may: (text) => /claimright/i.test(text),
       find: (line) =>
         [...line.matchAll(BUNDLED_BRAND)].map((m) => ({
           at: m.index ?? 0,
@@ -83,10 +90,12 @@ export function typedContacts(
   ];
   const issues: DataIssue[] = [];
   for (const file of contentFiles(dataDir)) {
-    const lines = readFileSync(file, 'utf8').split(/\r?\n/);
-    lines.forEach((original, i) => {
+    const text = readFileSync(file, 'utf8');
+    const present = needles.filter((needle) => needle.may(text));
+    if (present.length === 0) continue;
+    text.split(/\r?\n/).forEach((original, i) => {
       let line = original;
-      for (const needle of needles)
+      for (const needle of present)
         for (const found of needle.find(line)) {
           issues.push({
             file: rel(file),
@@ -121,9 +130,14 @@ function literal(
     `(?<![\\p{L}\\p{N}@.])(?:${source})(?![\\p{L}\\p{N}]|\\.\\p{L})`,
     `gu${flags}`,
   );
+  const lower = unique.map((v) => v.toLowerCase());
   return {
     placeholder,
     what,
+    may: (text) => {
+      const t = flags.includes('i') ? text.toLowerCase() : text;
+      return (flags.includes('i') ? lower : unique).some((v) => t.includes(v));
+    },
     find: (line) =>
       [...line.matchAll(pattern)].map((m) => ({
         at: m.index ?? 0,
