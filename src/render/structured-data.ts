@@ -70,6 +70,7 @@ function businessOf(site: Site, priced = true): WithContext<ProfessionalService>
     openingHours: 'Mo-Su 00:00-23:59',
     ...(priced ? { priceRange: site.t.structuredData.priceRange } : {}),
     ...(rating ? { aggregateRating: rating } : {}),
+    ...(site.logo ? { logo: absoluteUrl(settings.baseUrl, site.logo.path) } : {}),
     ...(business?.legalName ? { legalName: business.legalName } : {}),
     ...(business?.address
       ? {

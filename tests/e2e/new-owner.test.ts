@@ -140,6 +140,7 @@ describe('a new owner who changed site.json only', () => {
     expect(count).toBeGreaterThan(files.length);
     const home = files.find((f) => f.rel === 'index.html')?.text ?? '';
     expect(home).toContain('"telephone":"+14165550123"');
+    expect(home).toContain('"logo":"https://harbour.github.io/claims/brand/logo.svg"');
   });
 
   it('shares images drawn in the new colours and named and described with the new brand', async () => {
