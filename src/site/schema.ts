@@ -94,6 +94,8 @@ export const nationalSchema = z.strictObject({
 export const baseUrlSchema = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
   .superRefine((value, ctx) => {
+    // Not a URL at all: z.url has said so.
+    if (!URL.canParse(value)) return;
     const url = new URL(value);
     const fix = `use ${url.origin}${url.pathname.replace(/[^/]*$/, '')}`;
     const problem =
