@@ -90,13 +90,26 @@ const common = {
 // src/share/share-images.ts; tests/share-images.test.ts checks the two agree).
 const drawing = (() => {
   const hash = createHash('sha256');
-  for (const file of ['src/share/cards.ts', 'src/share/draw.ts', 'src/share/share-images.ts'])
+  for (const file of [
+    'src/share/cards.ts',
+    'src/share/draw.ts',
+    'src/share/share-images.ts',
+    'src/render/shield.ts',
+    'src/site/theme.ts',
+  ])
     hash
       .update(file)
       .update('\0')
       .update(readFileSync(path.join(root, file)));
   const require = createRequire(path.join(root, 'package.json'));
-  for (const name of ['@fontsource/inter', '@resvg/resvg-js', 'opentype.js']) {
+  for (const name of [
+    '@fontsource/inter',
+    '@fontsource/source-sans-3',
+    '@fontsource/atkinson-hyperlegible',
+    '@fontsource/merriweather',
+    '@resvg/resvg-js',
+    'opentype.js',
+  ]) {
     const { version } = JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8'));
     hash.update(`${name}@${version}\0`);
   }

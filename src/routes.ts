@@ -288,7 +288,7 @@ export const ROUTES: readonly Route[] = [
         path: links.page('contact'),
         title: site.t.routes.contactTitle,
         description: fill(site.t.routes.contactDescription, {
-          phone: site.format.phone(site.settings.phone),
+          phone: site.format.phone(site.phone),
         }),
       },
     ],

@@ -8,6 +8,8 @@
  * A few pages are single files (`/404.html`) and keep their name.
  */
 
+import type { Phone } from './site/phone.js';
+
 /** Something with a slug: a city, an area, a post; or the slug itself. */
 export type Slugged = string | { readonly slug: string };
 
@@ -31,7 +33,11 @@ export type TopPage =
   | 'confirmation'
   | 'form-error';
 
-/** The links templates and scripts write. */
+/**
+ * The site's paths, as routes, files and the sitemap know them: `/`, `/faq/`. A site served from
+ * a folder (a GitHub Pages project site, https://user.github.io/myrepo/) writes its links under
+ * that folder: see linksUnder.
+ */
 export const links = {
   home: '/',
   page: (name: TopPage) => pagePath(name),
@@ -49,10 +55,16 @@ export const links = {
     const q = params.toString();
     return q ? `${path}?${q}` : path;
   },
-  tel: (phone: string) => `tel:+${phone.replace(/\D/g, '')}`,
+  /** A call link (RFC 3966): `tel:+14165550123`, with `;ext=22` for an extension. */
+  tel: (phone: Phone) => `tel:${phone.e164}${phone.extension ? `;ext=${phone.extension}` : ''}`,
   /** The claim form's id on a page that has it: links within the page go to `#` it. */
   claimFormId: 'claim-form',
   mailto: (email: string) => `mailto:${email}`,
+  /**
+   * A path of the site as a link, under the folder the site is served from; an address of its
+   * own (a lead endpoint elsewhere) as it is.
+   */
+  href: (p: string) => p,
 };
 
 /** The output file of a page path: `/` -> index.html, `/a/b/` -> a/b/index.html, `/404.html` -> 404.html. */
@@ -72,9 +84,17 @@ export function pathForFile(rel: string): string {
   return `/${rel}`;
 }
 
-/** An absolute URL on the site: its base URL (no trailing slash) and a path. */
+/** An absolute URL on the site: its base URL (its folder's trailing slash or not) and a path. */
 export function absoluteUrl(baseUrl: string, p: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${p}`;
+}
+
+/**
+ * The folder a site is served from, from its base URL: `` for https://www.example.ca,
+ * `/myrepo` for https://user.github.io/myrepo/. Every link of the site starts with it.
+ */
+export function basePathOf(baseUrl: string): string {
+  return new URL(baseUrl).pathname.replace(/\/+$/, '');
 }
 
 /** Hashed assets live here; their names never change meaning, so they are cached for a year. */
@@ -120,8 +140,8 @@ export function localizePath(p: string, lang: LanguagePaths): string | null {
 export type Links = typeof links;
 
 /**
- * The links a page in `lang` writes: to the page's translation where the language has one,
- * else to the English page (a French page's link to Toronto goes to Toronto's page).
+ * The paths of a page in `lang`: to the page's translation where the language has one, else to
+ * the English page (a French page's link to Toronto goes to Toronto's page).
  */
 export function linksIn(lang: LanguagePaths | null): Links {
   if (!lang) return links;
@@ -135,6 +155,33 @@ export function linksIn(lang: LanguagePaths | null): Links {
     notFound: to(links.notFound),
   };
 }
+
+/**
+ * The links pages write: `paths` under the site's folder (`basePath`, see basePathOf). What a
+ * page links to, loads, posts to or is sent to goes through these; paths without the folder
+ * stay what routes, files, canonical URLs (made from the base URL, folder included) and the
+ * lead's `page` field use.
+ */
+export function linksUnder(basePath: string, paths: Links): Links {
+  if (!basePath) return paths;
+  const under = (p: string) => `${basePath}${p}`;
+  return {
+    ...paths,
+    home: under(paths.home),
+    page: (name) => under(paths.page(name)),
+    city: (city) => under(paths.city(city)),
+    cityPage: (city, segment) => under(paths.cityPage(city, segment)),
+    post: (post) => under(paths.post(post)),
+    sitemapXml: under(paths.sitemapXml),
+    notFound: under(paths.notFound),
+    favicon: under(paths.favicon),
+    href: (p) => underBase(basePath, p),
+  };
+}
+
+/** A site path as a link under `basePath`; an address of its own (`https://…`) as it is. */
+export const underBase = (basePath: string, p: string) =>
+  p.startsWith('/') && !p.startsWith('//') ? `${basePath}${p}` : p;
 
 /**
  * Where the lead endpoint sends a visitor whose form was posted without JavaScript, in the

@@ -8,7 +8,12 @@ import type { Site } from '../src/site/model.js';
 import { TEMPLATES } from '../templates/pages/index.js';
 import { BUNDLED_DATA, dataCopy, dataIssues, editJson } from './helpers.js';
 
-const assets = { css: '/assets/site.css', js: '/assets/app.js', cityIndex: '/assets/cities.json' };
+const assets = {
+  css: '/assets/site.css',
+  js: '/assets/app.js',
+  cityIndex: '/assets/cities.json',
+  font: null,
+};
 const text = (el: HTMLElement | null | undefined) =>
   el?.textContent.replace(/\s+/g, ' ').trim() ?? '';
 

@@ -151,7 +151,14 @@ export const cityRemoved =
     return `${name} removed from ${code}`;
   };
 
-export const SETTINGS_EDITS: Record<string, (n: number) => Record<string, string>> = {
+/** Themes that pass the contrast checks, in turn. */
+const THEMES = [
+  { colors: { primary: '#1d4d2b', accent: '#b5179e' }, font: 'source-sans-3' },
+  { colors: { primary: '#6b0f1a', accent: '#f2b705' }, font: 'system' },
+  { colors: { primary: '#0b3b60', accent: '#6bd66b' }, font: 'merriweather' },
+];
+
+export const SETTINGS_EDITS: Record<string, (n: number) => Record<string, unknown>> = {
   siteName: (n) => ({ siteName: `Harbour Claims ${n}` }),
   phone: (n) => ({ phone: `1-888-555-${String(1000 + (n % 9000)).slice(-4)}` }),
   email: (n) => ({ email: `help${n}@claimright.ca` }),
@@ -159,6 +166,9 @@ export const SETTINGS_EDITS: Record<string, (n: number) => Record<string, string
   officeHours: (n) => ({ officeHours: `Mon-Fri 9am-${(n % 4) + 5}pm EST` }),
   emergencyHours: (n) => ({ emergencyHours: n % 2 ? '24/7' : 'Every day, day and night' }),
   baseUrl: (n) => ({ baseUrl: `https://claims${n}.example.ca` }),
+  // Served from a folder: every link of every page changes.
+  baseUrlFolder: (n) => ({ baseUrl: `https://owner${n}.github.io/claims${n}/` }),
+  theme: (n) => ({ theme: THEMES[n % THEMES.length] }),
   leadEndpoint: (n) => ({ leadEndpoint: `/api/lead-${n}` }),
   analyticsId: (n) => ({ analyticsId: `G-TEST${1000 + n}` }),
 };
@@ -166,7 +176,7 @@ export const SETTINGS_EDITS: Record<string, (n: number) => Record<string, string
 export const settingsEdit =
   (field: string): Edit =>
   async (dir, n) => {
-    await json<Record<string, string>>(dir, 'site.json', (s) => {
+    await json<Record<string, unknown>>(dir, 'site.json', (s) => {
       Object.assign(s, SETTINGS_EDITS[field]?.(n));
     });
     return `site.json ${field}`;

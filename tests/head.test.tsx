@@ -13,7 +13,12 @@ import { BUNDLED_DATA } from './helpers.js';
 
 const site = await loadSite(BUNDLED_DATA);
 const pages = buildPages(site);
-const assets = { css: '/assets/site.css', js: '/assets/app.js', cityIndex: '/assets/cities.json' };
+const assets = {
+  css: '/assets/site.css',
+  js: '/assets/app.js',
+  cityIndex: '/assets/cities.json',
+  font: null,
+};
 const ctxFor = (page: Page): PageContext => ({
   site,
   page,

@@ -14,6 +14,7 @@ import {
 } from '../src/generate/manifest.js';
 import { DataError, type DataIssue } from '../src/site/errors.js';
 import { loadSite } from '../src/site/load.js';
+import { type Phone, parsePhone } from '../src/site/phone.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURE_DATA = path.join(ROOT, 'tests/fixtures/data');
@@ -21,6 +22,13 @@ export const BUNDLED_DATA = path.join(ROOT, 'data');
 export const BIN = path.join(ROOT, 'bin/claimsite.cjs');
 
 export const fixtureSite = () => loadSite(FIXTURE_DATA);
+
+/** A number as site.json would give it, parsed; a test's own mistake if it does not parse. */
+export function phoneOf(text: string): Phone {
+  const parsed = parsePhone(text);
+  if ('error' in parsed) throw new Error(parsed.error);
+  return parsed.phone;
+}
 
 /**
  * The one reader of built trees: every file under dir (none when it is not there), with its

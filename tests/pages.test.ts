@@ -15,7 +15,12 @@ import { BUNDLED_DATA } from './helpers.js';
 
 const site = await loadSite(BUNDLED_DATA);
 const pages = buildPages(site);
-const assets = { css: '/assets/site.css', js: '/assets/app.js', cityIndex: '/assets/cities.json' };
+const assets = {
+  css: '/assets/site.css',
+  js: '/assets/app.js',
+  cityIndex: '/assets/cities.json',
+  font: null,
+};
 
 const share = shareImages(site);
 // Fragments shared by pages (a city's FAQ, the layout's parts) are rendered once, as a build does.
@@ -178,10 +183,10 @@ describe('home page', () => {
       ]);
     }
   });
-  it('ends with a call to action and carries the business JSON-LD with the toll-free phone', () => {
+  it('ends with a call to action and carries the business JSON-LD with the toll-free phone in E.164', () => {
     expect(root.querySelector('.cta a[href="/canada/free-consultation/"]')).not.toBeNull();
     const business = jsonLd(root).find((d) => d['@type'] === 'ProfessionalService');
-    expect(business.telephone).toBe('+1-888-339-9809');
+    expect(business.telephone).toBe('+18883399809');
   });
 });
 

@@ -8,6 +8,7 @@ import { cardFor } from '../src/share/cards.js';
 import { CardPainter } from '../src/share/draw.js';
 import { defaultCacheDir, ImageCache, PRUNE_AFTER_DAYS } from '../src/share/image-cache.js';
 import {
+  cardBrandOf,
   drawingIdentity,
   SHARE_HEIGHT,
   SHARE_WIDTH,
@@ -93,7 +94,7 @@ describe('share images: which page shows which', async () => {
 
   it('draws every card of the bundled site, in its own letters, at 1200 x 630', () => {
     const painter = CardPainter.load();
-    const brand = { siteName: site.settings.siteName, footer: 'Free Claim Assessment: 1' };
+    const brand = { ...cardBrandOf(site), footer: 'Free Claim Assessment: 1' };
     // Every letter of every name has an outline (a missing one throws, naming it).
     for (const image of images.all(pages))
       expect(painter.svg(image.card, image.brand)).toContain('<path');
@@ -110,7 +111,10 @@ describe('share images: which page shows which', async () => {
 describe('drawing many share images', () => {
   it('keeps memory bounded: the pixels of each image are let go (3 MB each, unseen by V8)', async () => {
     const painter = CardPainter.load();
-    const brand = { siteName: 'ClaimRight Canada', footer: 'Free Claim Assessment: 1' };
+    const brand = {
+      ...cardBrandOf(await loadSite(FIXTURE_DATA)),
+      footer: 'Free Claim Assessment: 1',
+    };
     const card = (i: number) => ({ id: `c${i}`, kicker: null, title: `City ${i}`, detail: null });
     painter.png(card(0), brand);
     await painter.release();

@@ -71,6 +71,21 @@ export function inFrench(pathname: string, cities: readonly LookupCity[]): Outco
   return city?.fr || slug === NATIONAL ? { redirect: `/fr/${slug}/` } : outcome;
 }
 
+/**
+ * The same for a site served from a folder (`basePath`, /myrepo): the path is read without the
+ * folder, and a visitor is sent to a page under it. A path outside the folder is not the site's.
+ */
+export function underFolder(
+  pathname: string,
+  basePath: string,
+  cities: readonly LookupCity[],
+): Outcome {
+  if (!basePath) return inFrench(pathname, cities);
+  const inside = pathname === basePath || pathname.startsWith(`${basePath}/`);
+  const outcome = inFrench(inside ? pathname.slice(basePath.length) || '/' : pathname, cities);
+  return 'redirect' in outcome ? { redirect: `${basePath}${outcome.redirect}` } : outcome;
+}
+
 function safeDecode(s: string): string {
   try {
     return decodeURIComponent(s);
@@ -93,7 +108,7 @@ export async function initNotFound(doc: Document): Promise<void> {
   } catch {
     // Without the index the City Not Found screen, already shown, is the right answer.
   }
-  const outcome = inFrench(location.pathname, cities);
+  const outcome = underFolder(location.pathname, holder?.dataset.basePath ?? '', cities);
   if ('redirect' in outcome) {
     location.replace(outcome.redirect + location.search + location.hash);
     return;

@@ -113,8 +113,9 @@ export function initQuestionnaire(form: HTMLFormElement): void {
     sending = false;
     form.removeAttribute('aria-busy');
     if (status >= 200 && status < 300) {
-      // The confirmation in the page's language.
-      const { confirmation } = LEAD_PAGES[langOfPath(location.pathname)];
+      // The confirmation in the page's language, under the site's folder: the page names it.
+      const confirmation =
+        form.dataset.confirmation ?? LEAD_PAGES[langOfPath(location.pathname)].confirmation;
       location.assign(links.withQuery(confirmation, { city: value(form, 'city') }));
       return;
     }

@@ -5,7 +5,13 @@ import { formatWhole } from '../site/format.js';
 import { loadSite } from '../site/load.js';
 import { PROVINCES } from '../site/provinces.js';
 import { missingTrust, sampleData, sampleNotice, trustNotice } from '../site/sample.js';
-import { baseUrlFrom, baseUrlOption, type CommandContext, parsePath } from './context.js';
+import {
+  baseUrlFrom,
+  baseUrlOption,
+  type CommandContext,
+  parsePath,
+  publicFolder,
+} from './context.js';
 
 /** `claimsite validate`: checks the data set and says what it holds, writing nothing. */
 export function registerValidate(program: Command, { io, bundledData }: CommandContext) {
@@ -13,12 +19,14 @@ export function registerValidate(program: Command, { io, bundledData }: CommandC
     .command('validate')
     .description('check the data set and report what it holds, writing nothing')
     .option('--data <dir>', 'data folder', parsePath, bundledData)
+    .option('--public <dir>', 'public folder, where the logo is, if it exists', parsePath, 'public')
     .addOption(baseUrlOption())
-    .action(async (opts: { data: string; baseUrl?: string }, cmd: Command) => {
-      // The same site URL generate would use, so that what validates also builds.
+    .action(async (opts: { data: string; public: string; baseUrl?: string }, cmd: Command) => {
+      // The same site URL and public folder generate would use, so that what validates builds.
       const site = await loadSite(opts.data, {
         baseUrl: opts.baseUrl,
         baseUrlFrom: baseUrlFrom(cmd),
+        publicDir: publicFolder(opts.public, cmd.getOptionValueSource('public') === 'cli'),
       });
       const pages = buildPages(site);
       const areas = site.cities.reduce((n, c) => n + c.areas.length, 0);

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { shieldSvg } from '../render/shield.js';
 import { allCities, type City, type Site } from '../site/model.js';
+import { FONT_WEIGHTS, fontFile, type Theme, themeCss, webFontOf } from '../site/theme.js';
 import { assetFile, fileForPath, links, pathForFile } from '../urls.js';
 import { bundleClient, readPrebuiltClient } from './client-bundle.js';
 
@@ -11,47 +14,83 @@ export interface Asset {
   contents: Uint8Array;
 }
 
-export interface Assets {
-  files: Asset[];
-  /** URLs pages link to. */
+/** The assets' paths pages link to (under the site's folder, where it has one). */
+export interface PageAssets {
   css: string;
   js: string;
   /** The not-found page's city index: [slug, population] pairs, `1` third for a city in French. */
   cityIndex: string;
+  /** The theme font's regular face, preloaded; null for the system's font. */
+  font: string | null;
+}
+
+export interface Assets extends PageAssets {
+  files: Asset[];
 }
 
 export const hashed = (name: string, ext: string, contents: Uint8Array) =>
   assetFile(name, createHash('sha256').update(contents).digest('hex'), ext);
 
-/** The browser script, stylesheet and icon: code, the same whatever the data. */
+/** The browser script and stylesheet: code, the same whatever the data. */
 export interface ClientAssets {
   js: Uint8Array;
   css: Uint8Array;
-  favicon: Uint8Array;
 }
 
 /**
  * The browser script and the stylesheet, bundled with the compiled CLI or here when running from
- * sources (they need no data, so this overlaps the data load), and the icon.
+ * sources (they need no data, so this overlaps the data load).
  */
 export async function loadClient(
   root: string,
   options: { prebuilt: boolean },
 ): Promise<ClientAssets> {
-  const favicon = readFileSync(path.join(root, 'src/styles/favicon.svg'));
-  const client = (options.prebuilt && readPrebuiltClient(root)) || (await bundleClient(root));
-  return { ...client, favicon };
+  return (options.prebuilt && readPrebuiltClient(root)) || (await bundleClient(root));
 }
 
-/** The site's asset files, with content-hashed names: the client's and the city index. */
+/** What a site's theme adds to the client's assets: its font files, its part of the stylesheet. */
+export interface ThemeAssets {
+  fonts: Asset[];
+  /** The font face pages preload (the regular one), or null. */
+  font: string | null;
+  /** Put before the stylesheet: the theme's custom properties and font faces. */
+  css: string;
+  favicon: Uint8Array;
+}
+
+/** The files and stylesheet of a theme; the favicon's title is the site's name. */
+export function themeAssets(theme: Theme, siteName: string): ThemeAssets {
+  const font = webFontOf(theme);
+  const require = createRequire(import.meta.url);
+  const fonts = font
+    ? FONT_WEIGHTS.map((weight) => {
+        const bytes = readFileSync(require.resolve(fontFile(font, weight, 'woff2')));
+        return { file: hashed(`${font.files}-${weight}`, 'woff2', bytes), contents: bytes };
+      })
+    : [];
+  // The faces' files beside the stylesheet: named relative to it, right under any base path.
+  const css = themeCss(theme, (weight) =>
+    path.posix.basename(fonts[FONT_WEIGHTS.indexOf(weight as 400 | 700)]?.file ?? ''),
+  );
+  return {
+    fonts,
+    font: fonts[0] ? pathForFile(fonts[0].file) : null,
+    css,
+    favicon: new TextEncoder().encode(shieldSvg(theme.primary, theme.accent, siteName)),
+  };
+}
+
+/** The site's asset files, with content-hashed names: the client's, the theme's, the city index. */
 export function siteAssets<C extends { slug: string; population: number }>(
   client: ClientAssets,
+  theme: ThemeAssets,
   cities: readonly C[],
   /** Whether a city has French pages: marked in the index, for the French not-found page. */
   inFrench: (city: C) => boolean = () => false,
 ): Assets {
   const jsFile = hashed('app', 'js', client.js);
-  const cssFile = hashed('site', 'css', client.css);
+  const css = Buffer.concat([Buffer.from(theme.css), client.css]);
+  const cssFile = hashed('site', 'css', css);
   // Small and loaded only by the not-found page, which applies the city lookup in the browser.
   const indexBytes = new TextEncoder().encode(
     JSON.stringify(
@@ -62,20 +101,23 @@ export function siteAssets<C extends { slug: string; population: number }>(
   return {
     files: [
       { file: jsFile, contents: client.js },
-      { file: cssFile, contents: client.css },
+      { file: cssFile, contents: css },
       { file: indexFile, contents: indexBytes },
-      { file: fileForPath(links.favicon), contents: client.favicon },
+      ...theme.fonts,
+      { file: fileForPath(links.favicon), contents: theme.favicon },
     ],
     js: pathForFile(jsFile),
     css: pathForFile(cssFile),
     cityIndex: pathForFile(indexFile),
+    font: theme.font,
   };
 }
 
 /** The site's assets for a loaded site: every city in the index, those with French pages marked. */
 export function assetsOfSite(client: ClientAssets, site: Site): Assets {
   const french = site.languages.get('fr');
-  return siteAssets<City>(client, allCities(site), (c) =>
+  const theme = themeAssets(site.theme, site.settings.siteName);
+  return siteAssets<City>(client, theme, allCities(site), (c) =>
     french ? french.covers(c) && !c.national : false,
   );
 }

@@ -49,6 +49,7 @@ export class Fingerprints {
 export const siteDigest = (site: Site) =>
   hash([
     site.settings,
+    site.logo,
     site.national,
     site.cities,
     site.content,

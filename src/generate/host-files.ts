@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { INLINE_SCRIPTS } from '../render/head.js';
 import type { SiteSettings } from '../site/schema.js';
-import { ASSETS_DIR } from '../urls.js';
+import { ASSETS_DIR, basePathOf } from '../urls.js';
 
 /**
  * Google's documented sources for the GA4 tag under a Content-Security-Policy
@@ -51,20 +51,22 @@ export function contentSecurityPolicy(settings: SiteSettings): string {
  * for every response, one for the hashed assets; no header is set by both, because the hosts
  * differ on what two matching rules do with it. HTML is revalidated on every visit by both
  * hosts' default (`Cache-Control: public, max-age=0, must-revalidate`), so no rule repeats it.
- * The owner's own `public/_headers` follows ours.
+ * The owner's own `public/_headers` follows ours. A site served from a folder (/myrepo/) has its
+ * rules under it, as its pages are requested.
  */
 export function headersFile(settings: SiteSettings, own?: string): string {
+  const folder = basePathOf(settings.baseUrl);
   const lines = [
     '# Security headers and cache rules for Netlify and Cloudflare Pages, written by claimsite.',
     '# Add your own rules in public/_headers: they are appended below.',
-    '/*',
+    `${folder}/*`,
     `  Content-Security-Policy: ${contentSecurityPolicy(settings)}`,
     '  Strict-Transport-Security: max-age=31536000',
     '  X-Content-Type-Options: nosniff',
     '  X-Frame-Options: DENY',
     '  Referrer-Policy: strict-origin-when-cross-origin',
     '  Permissions-Policy: camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()',
-    `/${ASSETS_DIR}/*`,
+    `${folder}/${ASSETS_DIR}/*`,
     '  Cache-Control: public, max-age=31536000, immutable',
   ];
   return `${lines.join('\n')}\n${own ? `\n# From public/_headers\n${own.trimEnd()}\n` : ''}`;

@@ -59,6 +59,7 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
   const site = await loadSite(options.dataDir, {
     baseUrl: options.baseUrl,
     baseUrlFrom: options.baseUrlFrom,
+    publicDir: options.publicDir,
     valid: options.validRecords,
   });
   const routes = options.routes ?? ROUTES;
@@ -82,6 +83,8 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
         site.settings,
         site.national,
         site.content,
+        // The logo's size and picture (its file is copied as a public file).
+        site.logo,
         // Rarely edited, and shown on city and province pages alike.
         [...site.facts.provinces.values()],
         site.facts.nationalComplaints,

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { PageAssets } from './assets.js';
 import type { StagedFiles, StageTarget } from './stage-writer.js';
 
 /**
@@ -53,6 +54,7 @@ export class GroupQueue {
 export interface WorkerSetup {
   dataDir: string;
   baseUrl: string | undefined;
+  publicDir?: string | null;
 }
 
 /** The build's order to a worker, once it knows which pages to render. */
@@ -66,7 +68,7 @@ export interface RenderOrder {
   state: SharedArrayBuffer;
   queue: SharedArrayBuffer;
   target: StageTarget;
-  assets: { css: string; js: string; cityIndex: string };
+  assets: PageAssets;
 }
 
 export type WorkerReply =

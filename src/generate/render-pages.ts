@@ -41,7 +41,12 @@ export async function renderPages(
             state: state.buffer,
             queue: queue.buffer,
             target: staging.target,
-            assets: { css: assets.css, js: assets.js, cityIndex: assets.cityIndex },
+            assets: {
+              css: assets.css,
+              js: assets.js,
+              cityIndex: assets.cityIndex,
+              font: assets.font,
+            },
           },
           queue,
         )

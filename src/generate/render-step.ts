@@ -5,7 +5,7 @@ import { renderPageBytes } from '../render/render.js';
 import type { Page, RouteId } from '../routes.js';
 import type { ShareImages } from '../share/share-images.js';
 import type { Site } from '../site/model.js';
-import type { Assets } from './assets.js';
+import type { PageAssets } from './assets.js';
 import type { PageState } from './page-state.js';
 import type { GroupQueue } from './parallel.js';
 
@@ -15,7 +15,7 @@ export interface RenderJob {
   units: PageUnits;
   /** The pages of no city (unit 0), for pages that list them (the HTML sitemap). */
   sitePages: readonly Page[];
-  assets: Pick<Assets, 'css' | 'js' | 'cityIndex'>;
+  assets: PageAssets;
   templates: Record<RouteId, Template>;
   share: ShareImages;
   /** Where each unit's pages start in the page order (see Plan.starts). */

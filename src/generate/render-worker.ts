@@ -20,7 +20,10 @@ const ordered = new Promise<RenderOrder>((resolve) => port.once('message', resol
 const reply = (message: WorkerReply) => port.postMessage(message);
 
 try {
-  const site = await loadSite(setup.dataDir, { baseUrl: setup.baseUrl });
+  const site = await loadSite(setup.dataDir, {
+    baseUrl: setup.baseUrl,
+    publicDir: setup.publicDir,
+  });
   const units = new PageUnits(site);
   const order = await ordered;
   if (siteDigest(site) !== order.digest) {

@@ -12,6 +12,8 @@ import { WriterThread } from './write-thread.js';
 export interface ThreadOptions {
   dataDir: string;
   baseUrl?: string;
+  /** Where site.json's logo is read from. */
+  publicDir?: string | null;
   /**
    * Worker threads that render besides this one; 0 renders and writes on this thread only.
    * Default: none below 4 cores, else one per core but two (this thread renders, one writes),
@@ -43,7 +45,11 @@ const WRITE_WORKER = new URL('./write-worker.js', import.meta.url);
 export function startRenderPool(options: ThreadOptions): RenderPool | null {
   const count = plannedWorkers(options);
   return count > 0
-    ? new RenderPool(RENDER_WORKER, { dataDir: options.dataDir, baseUrl: options.baseUrl }, count)
+    ? new RenderPool(
+        RENDER_WORKER,
+        { dataDir: options.dataDir, baseUrl: options.baseUrl, publicDir: options.publicDir },
+        count,
+      )
     : null;
 }
 

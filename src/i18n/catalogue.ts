@@ -1,5 +1,6 @@
 import type enCatalogue from '../../data/i18n/en.json';
 import type { DataIssue } from '../site/errors.js';
+import { isSitePlaceholder } from '../site/placeholders.js';
 import { isObject } from '../site/read.js';
 
 /**
@@ -69,12 +70,17 @@ export function fillParts<T>(
   return out.filter((p) => p !== '');
 }
 
-const placeholders = (text: string) => [...text.matchAll(PLACEHOLDER)].map((m) => m[1]).sort();
+/** A text's placeholders that the templates fill: the site's own ({phone}...) may stand anywhere. */
+const placeholders = (text: string) =>
+  [...text.matchAll(PLACEHOLDER)]
+    .map((m) => m[1] ?? '')
+    .filter((name) => !isSitePlaceholder(name))
+    .sort();
 
 /**
  * Checks a catalogue against the reference (the bundled English one): every key present and a
- * string, nothing unknown, and each string with the reference's placeholders. Problems name the
- * file and the key.
+ * string, nothing unknown, and each string with the reference's placeholders (but the site's,
+ * which any text may use or leave out). Problems name the file and the key.
  */
 export function checkCatalogue(raw: unknown, reference: unknown, file: string): DataIssue[] {
   const issues: DataIssue[] = [];

@@ -9,7 +9,14 @@ import { provinceByCode } from '../site/provinces.js';
 import { parseRecord, readJson } from '../site/read.js';
 import { SITE_PAGES } from '../site/segments.js';
 import { slugify } from '../site/slug.js';
-import { fileForPath, type LanguagePaths, links, linksIn, localizePath } from '../urls.js';
+import {
+  fileForPath,
+  type LanguagePaths,
+  links,
+  linksIn,
+  linksUnder,
+  localizePath,
+} from '../urls.js';
 import type { Catalogue } from './catalogue.js';
 import { type FrenchFacts, frenchFactsSchema, type Places, placesSchema } from './french-schema.js';
 import { FRENCH_PROVINCES, LANG_PREFIX } from './lang.js';
@@ -141,7 +148,8 @@ export function frenchSite(
     facts: frenchFacts(site.facts, french.facts, factsFile, issues),
     lang: 'fr',
     t: french.catalogue.strings,
-    links: linksIn(paths),
+    links: linksUnder(site.basePath, linksIn(paths)),
+    paths: linksIn(paths),
     format: FORMATS.fr,
     covers: coveredInFrench,
     localize: (p) => localizePath(p, paths),

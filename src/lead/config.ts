@@ -1,4 +1,4 @@
-import { links } from '../urls.js';
+import { basePathOf, links } from '../urls.js';
 import { TrustedProxies } from './client-ip.js';
 
 /** Everything the lead endpoint needs, from the environment only: never from data/ or dist/. */
@@ -39,6 +39,12 @@ export interface LeadConfig {
   rateWindowMs: number;
   /** Where the no-JS form is sent after a rejected submission. */
   errorPage: string;
+  /**
+   * The folder the site is served from (/myrepo for https://user.github.io/myrepo/), which the
+   * pages it sends a visitor to are under: SITE_URL's path, else the caller's default; `` at a
+   * domain's root.
+   */
+  basePath: string;
 }
 
 export const DEFAULT_BASE_URL = {
@@ -52,7 +58,7 @@ export class ConfigError extends Error {}
 
 export function configFromEnv(
   env: NodeJS.ProcessEnv = process.env,
-  defaults: { siteOrigin?: string } = {},
+  defaults: { siteOrigin?: string; basePath?: string } = {},
 ): LeadConfig {
   const api = (env.GHL_API_VERSION ?? 'v2').toLowerCase();
   if (api !== 'v1' && api !== 'v2')
@@ -105,6 +111,7 @@ export function configFromEnv(
     rateLimit: positive(env, 'LEAD_RATE_LIMIT', 5),
     rateWindowMs: positive(env, 'LEAD_RATE_WINDOW_MS', 60_000),
     errorPage: links.page('form-error'),
+    basePath: folderOf(env.SITE_URL) ?? defaults.basePath ?? '',
   };
 }
 
@@ -114,6 +121,16 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const n = Number(raw);
   if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a number above 0`);
   return n;
+}
+
+/** The folder of a site's URL (`/myrepo`, or `` for none), or undefined for no URL. */
+function folderOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return basePathOf(url);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The origin of a URL, or undefined for none or one that is not a URL. */

@@ -121,14 +121,14 @@ function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): Lead
     const cors = corsHeaders(request, config.allowedOrigins);
     if (request.method === 'OPTIONS') return preflight(request, cors);
     // A form posted without JavaScript from an allowed other origin goes back to that site: a
-    // relative address would land on the endpoint's own host.
-    const site = cors['Access-Control-Allow-Origin'] ?? '';
+    // relative address would land on the endpoint's own host. Its pages are under its folder.
+    const site = (cors['Access-Control-Allow-Origin'] ?? '') + config.basePath;
     const type =
       (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     const isForm = type === 'application/x-www-form-urlencoded';
     // The visitor is answered in the page's language: from the form's page field once it is
     // read, until then from the page that posted it.
-    let lang = langOfPath(refererPath(request));
+    let lang = langOfPath(refererPath(request, config.basePath));
     const errorPage = (l: typeof lang) => (l === 'en' ? config.errorPage : LEAD_PAGES[l].error);
     try {
       if (request.method !== 'POST') throw new Reject(405, 'use POST', { Allow: 'POST' });
@@ -261,10 +261,14 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
     },
   });
 
-/** The path of the page that posted, when the browser says (a page of another origin does not). */
-function refererPath(request: Request): string | null {
+/**
+ * The path of the page that posted, without the site's folder, when the browser says (a page of
+ * another origin does not).
+ */
+function refererPath(request: Request, basePath: string): string | null {
   try {
-    return new URL(request.headers.get('referer') ?? '').pathname;
+    const path = new URL(request.headers.get('referer') ?? '').pathname;
+    return basePath && path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : path;
   } catch {
     return null;
   }

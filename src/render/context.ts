@@ -1,3 +1,4 @@
+import type { PageAssets } from '../generate/assets.js';
 import type { Page } from '../routes.js';
 import type { ShareImages } from '../share/share-images.js';
 import type { Site } from '../site/model.js';
@@ -8,7 +9,7 @@ export interface PageContext {
   page: Page;
   /** Every page of the build, for pages that list others (the HTML sitemap). */
   pages: readonly Page[];
-  assets: { css: string; js: string; cityIndex: string };
+  assets: PageAssets;
   /** Each page's share image (og:image). */
   share: ShareImages;
 }

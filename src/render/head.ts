@@ -2,7 +2,7 @@ import { escapeHtml } from '../html.js';
 import { LANG_TAGS, type Lang, OG_LOCALES } from '../i18n/lang.js';
 import { memoizeRecent } from '../memo.js';
 import { SHARE_HEIGHT, SHARE_WIDTH, type ShareImage } from '../share/share-images.js';
-import { absoluteUrl, links } from '../urls.js';
+import { absoluteUrl } from '../urls.js';
 import type { PageContext } from './context.js';
 import { serializeJsonLd } from './jsonld.js';
 
@@ -15,6 +15,7 @@ import { serializeJsonLd } from './jsonld.js';
 export function documentHead(ctx: PageContext, jsonLd: readonly object[]): string {
   const { site, page, assets } = ctx;
   const { siteName } = site.settings;
+  const { links } = site;
   // Search results show about 60-70 characters: the brand goes only where it fits.
   const branded = `${page.title} | ${siteName}`;
   const title = escapeHtml(page.route === 'home' || branded.length > 70 ? page.title : branded);
@@ -40,16 +41,20 @@ export function documentHead(ctx: PageContext, jsonLd: readonly object[]): strin
     `<meta property="og:locale" content="${OG_LOCALES[page.lang]}"/>` +
     translations(ctx) +
     shareTags(ctx.share.of(page)) +
-    '<meta name="theme-color" content="#0b3b60"/>' +
-    `<link rel="icon" href="${links.favicon}" type="image/svg+xml"/>` +
+    `<meta name="theme-color" content="${site.theme.primary}"/>` +
+    `<link rel="icon" href="${escapeHtml(links.favicon)}" type="image/svg+xml"/>` +
     // Marks script support before first paint, so script-only styles never flash.
     `<script>${MARK_JS}</script>` +
-    `<link rel="stylesheet" href="${escapeHtml(assets.css)}"/>` +
+    // The body font's regular face, asked for with the stylesheet rather than after it.
+    (assets.font
+      ? `<link rel="preload" href="${escapeHtml(links.href(assets.font))}" as="font" type="font/woff2" crossorigin=""/>`
+      : '') +
+    `<link rel="stylesheet" href="${escapeHtml(links.href(assets.css))}"/>` +
     (jsonLd.length > 0
       ? // serializeJsonLd escapes <, > and &, so no value can close the element.
         `<script type="application/ld+json">${serializeJsonLd(jsonLd.length === 1 ? jsonLd[0] : jsonLd)}</script>`
       : '') +
-    `<script src="${escapeHtml(assets.js)}" defer=""></script>`
+    `<script src="${escapeHtml(links.href(assets.js))}" defer=""></script>`
   );
 }
 

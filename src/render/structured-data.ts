@@ -21,7 +21,6 @@ export const GEO_RADIUS = 50000;
 
 /** The business's identifier: the same in every language (the English home page's). */
 const businessId = (site: Site) => `${absoluteUrl(site.settings.baseUrl, links.home)}#business`;
-const tel = (phone: string) => `+1-${phone.replace(/^1-/, '')}`;
 
 /**
  * The rating is the mean of the first half of the real testimonials; none while they are
@@ -63,13 +62,15 @@ function businessOf(site: Site, priced = true): WithContext<ProfessionalService>
     '@type': 'ProfessionalService',
     '@id': businessId(site),
     name: settings.siteName,
-    url: absoluteUrl(settings.baseUrl, site.links.home),
-    telephone: tel(settings.phone),
+    url: absoluteUrl(settings.baseUrl, site.paths.home),
+    // E.164, as search engines read a number; the extension is the pages' to show.
+    telephone: site.phone.e164,
     email: settings.email,
     areaServed: { '@type': 'Country', name: site.t.routes.country },
     openingHours: 'Mo-Su 00:00-23:59',
     ...(priced ? { priceRange: site.t.structuredData.priceRange } : {}),
     ...(rating ? { aggregateRating: rating } : {}),
+    ...(site.logo ? { logo: absoluteUrl(settings.baseUrl, site.logo.path) } : {}),
     ...(business?.legalName ? { legalName: business.legalName } : {}),
     ...(business?.address
       ? {

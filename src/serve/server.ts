@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -7,6 +7,7 @@ import { configFromEnv } from '../lead/config.js';
 import { createLeadService, type LeadService } from '../lead/handler.js';
 import type { Log } from '../lead/log.js';
 import { handleNode } from '../lead/node.js';
+import { basePathOf } from '../urls.js';
 import { applyLimits, limitsOf, type ServerLimits, serverOptions } from './limits.js';
 import { refuseBadHost } from './request-checks.js';
 import { createStaticHandler } from './static.js';
@@ -31,10 +32,13 @@ export interface ServeOptions {
   log?: Log;
   /** Watch mode: serves the reload channel and injects its script into HTML answers. */
   watcher?: Watcher;
-  /** Where the site is served (see StaticOptions.basePath); default `/`. */
-  basePath?: string;
   /** Timeouts and the connection cap; DEFAULT_LIMITS for what is not given. */
   limits?: Partial<ServerLimits>;
+  /**
+   * The folder the site is served under (/myrepo), as its host serves it; by default the built
+   * site's own (its home page's canonical URL), read again after each build.
+   */
+  basePath?: string;
 }
 
 /** What startServer started: `close` stops it gracefully (see there). */
@@ -59,8 +63,10 @@ export const HEALTH_PATH = '/api/health';
  * (its home page's canonical URL), and it tries waiting leads again on a schedule.
  */
 export async function startServer(options: ServeOptions): Promise<Serving> {
+  const basePath =
+    options.basePath === undefined ? builtBasePath(options.dir) : () => options.basePath ?? '';
   const serveStatic = createStaticHandler(options.dir, {
-    basePath: options.basePath,
+    basePath,
     inject: options.watcher ? RELOAD_SCRIPT : undefined,
   });
   const limits = limitsOf(options.limits);
@@ -70,7 +76,7 @@ export async function startServer(options: ServeOptions): Promise<Serving> {
   const leadRequests = new Set<Promise<unknown>>();
   const server = createServer(serverOptions(limits), (req, res) => {
     if (refuseBadHost(req, res)) return;
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (options.watcher && path === EVENTS_PATH) return options.watcher.events(req, res);
     if (options.watcher && path === RELOAD_SCRIPT_PATH) {
       res.writeHead(200, {
@@ -80,7 +86,10 @@ export async function startServer(options: ServeOptions): Promise<Serving> {
       res.end(RELOAD_JS);
       return;
     }
-    const isLead = apiPath && leads && (path === apiPath || path === `${apiPath}/`);
+    // The endpoint is under the site's folder too (a form posts to /myrepo/api/lead).
+    const folder = basePath().replace(/\/+$/, '');
+    const site = folder && path.startsWith(`${folder}/`) ? path.slice(folder.length) : path;
+    const isLead = apiPath && leads && (site === apiPath || site === `${apiPath}/`);
     const work = isLead
       ? handleNode((leads as LeadService).handle, req, res)
       : apiPath && leads && path === HEALTH_PATH
@@ -108,6 +117,7 @@ export async function startServer(options: ServeOptions): Promise<Serving> {
     leads = createLeadService({
       config: configFromEnv(process.env, {
         siteOrigin: [...urls, `http://localhost:${port}`, builtOrigin(options.dir)].join(','),
+        basePath: basePath(),
       }),
       log: options.log,
     });
@@ -149,13 +159,33 @@ function reachableAt(address: string, port: number): string[] {
 
 /** The origin of the built site, from its home page's canonical URL; empty when there is none. */
 function builtOrigin(dir: string): string {
+  const href = homeCanonical(dir);
+  return href ? new URL(href).origin : '';
+}
+
+function homeCanonical(dir: string): string | null {
   try {
     const home = readFileSync(path.join(dir, 'index.html'), 'utf8');
-    const href = /<link rel="canonical" href="([^"]+)"/.exec(home)?.[1];
-    return href ? new URL(href).origin : '';
+    return /<link rel="canonical" href="([^"]+)"/.exec(home)?.[1] ?? null;
   } catch {
-    return '';
+    return null;
   }
+}
+
+/** The built site's folder (see basePathOf), read again whenever its home page changes. */
+function builtBasePath(dir: string): () => string {
+  let seen = '';
+  let folder = '';
+  return () => {
+    const info = statSync(path.join(dir, 'index.html'), { throwIfNoEntry: false });
+    const stamp = info ? `${info.mtimeMs}:${info.size}:${info.ino}` : '';
+    if (stamp !== seen) {
+      const href = homeCanonical(dir);
+      folder = href ? basePathOf(href) : '';
+      seen = stamp;
+    }
+    return folder;
+  };
 }
 
 /** Up, and how many leads wait for the CRM: no personal data, nothing that needs a token. */

@@ -21,10 +21,12 @@ export interface StaticOptions {
   /**
    * Where the site is served: `/` (the default), or a path such as `/myrepo/` for a site whose
    * URL has one (a GitHub Pages project site). Paths outside it answer 404; the path itself
-   * without its last slash redirects to it. The folder's `_headers` rules match the path inside
-   * the site, as a host serving the folder at its root would.
+   * without its last slash redirects to it. A function is asked again on each request (serve
+   * follows the built site's own folder across rebuilds). The folder's `_headers` rules match
+   * the path as requested (a site built for a folder writes its rules under it) and the path
+   * inside the site (a site built for the root, mounted under a path).
    */
-  basePath?: string;
+  basePath?: string | (() => string);
   /** Markup added before </body> of every HTML answer (watch mode's reload script). */
   inject?: string;
 }
@@ -57,7 +59,9 @@ export function safePath(rawPath: string): string | null {
  */
 export function createStaticHandler(dir: string, options: StaticOptions = {}) {
   const root = path.resolve(dir);
-  const base = basePathOf(options.basePath);
+  const given = options.basePath;
+  const fixed = slashed(typeof given === 'function' ? '/' : given);
+  const baseNow = typeof given === 'function' ? () => slashed(given()) : () => fixed;
   const headerRules = cachedHeaderRules(path.join(root, '_headers'));
   const inside = insideRoot(root);
   const isFile = (rel: string) => !HOST_CONFIG.has(rel) && servableRel(rel) && inside(rel);
@@ -68,6 +72,7 @@ export function createStaticHandler(dir: string, options: StaticOptions = {}) {
       return;
     }
     if (refuseBadHost(req, res)) return;
+    const base = baseNow();
     const url = req.url ?? '/';
     const mark = url.indexOf('?');
     const rawPath = mark < 0 ? url : url.slice(0, mark);
@@ -89,10 +94,13 @@ export function createStaticHandler(dir: string, options: StaticOptions = {}) {
       return redirect(res, base, query, headersFor(rules, '/'));
     // The path inside the site: what the host rules and the _headers patterns see.
     const sitePath = inSite ? decoded.slice(base.length - 1) : null;
-    const headers = headersFor(
-      rules,
-      rawPath.startsWith(base) ? rawPath.slice(base.length - 1) : (sitePath ?? rawPath),
-    );
+    const headers = headersFor(rules, rawPath);
+    if (base !== '/') {
+      const inside = rawPath.startsWith(base) ? rawPath.slice(base.length - 1) : sitePath;
+      for (const [name, value] of inside ? headersFor(rules, inside) : []) {
+        if (!headers.has(name)) headers.set(name, value);
+      }
+    }
     const answer =
       sitePath !== null && depthOf(sitePath) <= MAX_DEPTH
         ? hostAnswer('cloudflare-pages', sitePath, isFile)
@@ -118,7 +126,7 @@ export function createStaticHandler(dir: string, options: StaticOptions = {}) {
 }
 
 /** `basePath` with a slash at each end: `/`, `/myrepo/`. */
-function basePathOf(basePath = '/'): string {
+function slashed(basePath = '/'): string {
   const trimmed = basePath.replace(/^\/+|\/+$/g, '');
   return trimmed ? `/${trimmed}/` : '/';
 }

@@ -19,7 +19,7 @@ export interface ShareCard {
 
 /** The line every card ends with: the header's button and the number to call. */
 export const cardFooter = (site: Site) =>
-  fill(site.t.share.footer, { phone: site.format.phone(site.settings.phone) });
+  fill(site.t.share.footer, { phone: site.format.phone(site.phone) });
 
 /**
  * The card a page shows when it is shared, in its language (`site` is the site in it); a

@@ -3,30 +3,49 @@ import { createRequire } from 'node:module';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { Font, Glyph } from 'opentype.js';
+import { SHIELD } from '../render/shield.js';
+import { FONTS, type FontChoice, fontFile } from '../site/theme.js';
 import type { ShareCard } from './cards.js';
 import { SHARE_HEIGHT, SHARE_WIDTH } from './share-images.js';
 
 /**
- * Draws share images: a card's text laid out in Inter Bold as outlines (so no font need be
- * installed where the build runs, and nothing is fetched), rendered to PNG by resvg. The
- * libraries load only when an image has to be drawn: most builds reuse every image.
+ * Draws share images: a card's text laid out in the theme's font, bold, as outlines (so no font
+ * need be installed where the build runs, and nothing is fetched; Inter for the system's font),
+ * in the theme's colours, rendered to PNG by resvg. The libraries load only when an image has to
+ * be drawn: most builds reuse every image.
  */
 export interface CardBrand {
   siteName: string;
   footer: string;
+  /** From the theme (src/site/theme.ts), each a pair that reads. */
+  colors: {
+    /** The background, under white text. */
+    primary: string;
+    /** The band at the bottom, and its text. */
+    accent: string;
+    onAccent: string;
+    /** The kicker and the detail, on the background. */
+    accentOnPrimary: string;
+    muted: string;
+  };
+  font: FontChoice;
+  /** The owner's logo, in place of the shield and the name; null for the shield. */
+  logo: { file: string; type: string; width: number; height: number; digest: string } | null;
 }
 
-const NAVY = '#0b3b60';
-const GOLD = '#f2b705';
-const PALE = '#d5e3ef';
 const MARGIN = 80;
 const TEXT_WIDTH = SHARE_WIDTH - 2 * MARGIN;
 /** The gold band at the bottom, which says how to reach the business. */
 const BAND_TOP = 520;
 
 export class CardPainter {
+  /** The font of the card being drawn: Latin first, Latin Extended for the letters it lacks. */
+  private fonts: readonly Font[] = [];
+  private readonly fontsByChoice = new Map<FontChoice, readonly Font[]>();
+  private readonly logos = new Map<string, string>();
+
   private constructor(
-    private readonly fonts: readonly Font[],
+    private readonly parse: (bytes: Buffer) => Font,
     private readonly render: (svg: string) => Uint8Array,
   ) {}
 
@@ -35,18 +54,37 @@ export class CardPainter {
     const require = createRequire(import.meta.url);
     const opentype = require('opentype.js') as typeof import('opentype.js');
     const { Resvg } = require('@resvg/resvg-js') as typeof import('@resvg/resvg-js');
-    // Latin first; Latin Extended for the letters it lacks (Polish, Vietnamese, Icelandic…).
-    const fonts = ['latin', 'latin-ext'].map((subset) => {
-      const bytes = readFileSync(
-        require.resolve(`@fontsource/inter/files/inter-${subset}-700-normal.woff`),
-      );
-      return opentype.parse(
-        bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
-      );
-    });
-    return new CardPainter(fonts, (svg) =>
-      new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng(),
+    return new CardPainter(
+      (bytes) =>
+        opentype.parse(
+          bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+        ),
+      (svg) => new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng(),
     );
+  }
+
+  /** A theme's bold faces, read once (Inter's for the system's font, which is not ours to draw). */
+  private fontsOf(choice: FontChoice): readonly Font[] {
+    let fonts = this.fontsByChoice.get(choice);
+    if (!fonts) {
+      const font = FONTS[choice] ?? FONTS.inter;
+      const require = createRequire(import.meta.url);
+      fonts = ['latin', 'latin-ext'].map((subset) =>
+        this.parse(readFileSync(require.resolve(fontFile(font, 700, 'woff', subset)))),
+      );
+      this.fontsByChoice.set(choice, fonts);
+    }
+    return fonts;
+  }
+
+  /** The owner's logo as a data URL, read once. */
+  private logoOf(logo: NonNullable<CardBrand['logo']>): string {
+    let url = this.logos.get(logo.digest);
+    if (!url) {
+      url = `data:${logo.type};base64,${readFileSync(logo.file).toString('base64')}`;
+      this.logos.set(logo.digest, url);
+    }
+    return url;
   }
 
   /**
@@ -68,13 +106,15 @@ export class CardPainter {
 
   /** The card as SVG, every letter an outline. */
   svg(card: ShareCard, brand: CardBrand): string {
+    this.fonts = this.fontsOf(brand.font);
+    const { colors } = brand;
     const parts: string[] = [this.frame(brand)];
     // Between the brand and the band: the kicker, the title in up to three lines (two with a
     // kicker or a detail), the detail; the title's size comes down until it fits.
     let y = 200;
     if (card.kicker) {
       y = 236;
-      parts.push(this.line(card.kicker, MARGIN, y, 44, GOLD));
+      parts.push(this.line(card.kicker, MARGIN, y, 44, colors.accentOnPrimary));
     }
     const maxLines = card.kicker || card.detail ? 2 : 3;
     const { size, lines } = this.wrap(card.title, maxLines, card.kicker ? 96 : 84);
@@ -82,27 +122,47 @@ export class CardPainter {
       y += i === 0 && !card.kicker ? size * 0.45 : size * 1.08;
       parts.push(this.line(text, MARGIN, y, size, '#fff'));
     }
-    if (card.detail) parts.push(this.line(card.detail, MARGIN, y + 64, 44, PALE));
+    if (card.detail) parts.push(this.line(card.detail, MARGIN, y + 64, 44, colors.muted));
     return `<svg xmlns="http://www.w3.org/2000/svg" width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" viewBox="0 0 ${SHARE_WIDTH} ${SHARE_HEIGHT}">${parts.join('')}</svg>`;
   }
 
   private framed: { brand: string; svg: string } | null = null;
 
-  /** What every card of a brand shares: the background, the icon and name, the band. Made once. */
+  /** What every card of a brand shares: the background, the logo, the band. Made once. */
   private frame(brand: CardBrand): string {
     const id = JSON.stringify(brand);
     if (this.framed?.brand !== id) {
-      const { siteName, footer } = brand;
+      const { footer, colors } = brand;
       const svg =
-        `<rect width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" fill="${NAVY}"/>` +
-        // The site's icon: a shield with a check.
-        `<g transform="translate(${MARGIN} 64) scale(2)"><path d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7L16 2Z" fill="${GOLD}"/><path d="m10.5 16.2 3.8 3.8 7.4-8" fill="none" stroke="${NAVY}" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></g>` +
-        this.line(siteName, MARGIN + 84, 114, this.fit(siteName, 44, TEXT_WIDTH - 84), '#fff') +
-        `<rect y="${BAND_TOP}" width="${SHARE_WIDTH}" height="${SHARE_HEIGHT - BAND_TOP}" fill="${GOLD}"/>` +
-        this.line(footer, MARGIN, 592, this.fit(footer, 44, TEXT_WIDTH), NAVY);
+        `<rect width="${SHARE_WIDTH}" height="${SHARE_HEIGHT}" fill="${colors.primary}"/>` +
+        this.brandMark(brand) +
+        `<rect y="${BAND_TOP}" width="${SHARE_WIDTH}" height="${SHARE_HEIGHT - BAND_TOP}" fill="${colors.accent}"/>` +
+        this.line(footer, MARGIN, 592, this.fit(footer, 44, TEXT_WIDTH), colors.onAccent);
       this.framed = { brand: id, svg };
     }
     return this.framed.svg;
+  }
+
+  /**
+   * The top left: the owner's logo on a white plate (it is made for a light page, and the card
+   * is the primary colour), or the shield in the accent colour with the name beside it.
+   */
+  private brandMark({ siteName, colors, logo }: CardBrand): string {
+    if (!logo) {
+      const { shield, check } = SHIELD;
+      return (
+        `<g transform="translate(${MARGIN} 64) scale(2)"><path d="${shield}" fill="${colors.accent}"/><path d="${check}" fill="none" stroke="${colors.primary}" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></g>` +
+        this.line(siteName, MARGIN + 84, 114, this.fit(siteName, 44, TEXT_WIDTH - 84), '#fff')
+      );
+    }
+    // At most 64 px tall and the text's width wide, its shape kept.
+    const scale = Math.min(64 / logo.height, TEXT_WIDTH / 2 / logo.width);
+    const [width, height] = [logo.width * scale, logo.height * scale];
+    const pad = 16;
+    return (
+      `<rect x="${MARGIN - pad}" y="${64 - pad}" width="${width + 2 * pad}" height="${height + 2 * pad}" rx="12" fill="#fff"/>` +
+      `<image x="${MARGIN}" y="64" width="${width}" height="${height}" href="${this.logoOf(logo)}"/>`
+    );
   }
 
   /** One line of text as a filled outline, its baseline at y. */

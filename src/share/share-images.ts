@@ -7,6 +7,7 @@ import type { Page } from '../routes.js';
 import { inLanguage, type Site } from '../site/model.js';
 import { absoluteUrl, assetFile, pathForFile } from '../urls.js';
 import { cardAlt, cardFooter, cardFor, type ShareCard } from './cards.js';
+import type { CardBrand } from './draw.js';
 
 /** A share image of the build: its file under the output folder, what it shows and says. */
 export interface ShareImage {
@@ -18,15 +19,15 @@ export interface ShareImage {
   /** Names the image's bytes: the same key, the same picture (see ImageCache). */
   key: string;
   /** The brand it shows, in the card's language. */
-  brand: { siteName: string; footer: string };
+  brand: CardBrand;
 }
 
 export const SHARE_WIDTH = 1200;
 export const SHARE_HEIGHT = 630;
 
 /**
- * The share image of every page, named by a hash of what it is drawn from: the card, the brand,
- * and what draws it (`drawingIdentity`). So an image whose name did not change need not be drawn
+ * The share image of every page, named by a hash of what it is drawn from: the card, the brand
+ * (name, number, theme, logo), and what draws it (`drawingIdentity`). So an image whose name did not change need not be drawn
  * again, and a page's link to its image changes exactly when the picture does; a change to the
  * templates or the build leaves every image as it was.
  */
@@ -46,9 +47,11 @@ export class ShareImages {
     const card = cardFor(page, site);
     let image = this.byCard.get(card.id);
     if (!image) {
-      const brand = { siteName: site.settings.siteName, footer: cardFooter(site) };
+      const brand = cardBrandOf(site);
+      // The logo by its picture, not where it is read from.
+      const drawn = { ...brand, logo: brand.logo && { ...brand.logo, file: null } };
       const key = createHash('sha256')
-        .update(JSON.stringify([this.drawnBy, card, brand.siteName, brand.footer]))
+        .update(JSON.stringify([this.drawnBy, card, drawn]))
         .digest('hex');
       const file = assetFile(`share-${card.id}`, key, 'png');
       image = {
@@ -78,6 +81,30 @@ export class ShareImages {
   }
 }
 
+/** What every card of a site's language shows of the brand. */
+export function cardBrandOf(site: Site): CardBrand {
+  const { theme, logo } = site;
+  return {
+    siteName: site.settings.siteName,
+    footer: cardFooter(site),
+    colors: {
+      primary: theme.primary,
+      accent: theme.accent,
+      onAccent: theme.onAccent,
+      accentOnPrimary: theme.accentOnPrimary,
+      muted: theme.onPrimaryMuted,
+    },
+    font: theme.font,
+    logo: logo && {
+      file: logo.file,
+      type: logo.type,
+      width: logo.width,
+      height: logo.height,
+      digest: logo.digest,
+    },
+  };
+}
+
 const imagesBySite = new WeakMap<Site, ShareImages>();
 
 /** The site's share images: one table per site, so every page and thread names them alike. */
@@ -99,8 +126,17 @@ export const DRAWING_SOURCES = [
   'src/share/cards.ts',
   'src/share/draw.ts',
   'src/share/share-images.ts',
+  'src/render/shield.ts',
+  'src/site/theme.ts',
 ];
-export const DRAWING_LIBRARIES = ['@fontsource/inter', '@resvg/resvg-js', 'opentype.js'];
+export const DRAWING_LIBRARIES = [
+  '@fontsource/inter',
+  '@fontsource/source-sans-3',
+  '@fontsource/atkinson-hyperlegible',
+  '@fontsource/merriweather',
+  '@resvg/resvg-js',
+  'opentype.js',
+];
 
 declare const __CLAIMSITE_DRAWING__: string | undefined;
 const COMPILED_DRAWING = typeof __CLAIMSITE_DRAWING__ === 'string' ? __CLAIMSITE_DRAWING__ : null;

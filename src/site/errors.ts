@@ -1,6 +1,8 @@
 /** One problem in the data, located precisely enough to fix without searching. */
 export interface DataIssue {
   file: string;
+  /** The line of the file, counted from 1, where a text problem is. */
+  line?: number;
   /** The record's slug, or its index in the file, or null for a whole-file problem. */
   record: string | null;
   /** Dotted path of the field, or null. */
@@ -9,7 +11,12 @@ export interface DataIssue {
 }
 
 export function formatIssue(i: DataIssue): string {
-  const where = [i.file, i.record && `record ${i.record}`, i.field && `field ${i.field}`]
+  const where = [
+    i.file,
+    i.line && `line ${i.line}`,
+    i.record && `record ${i.record}`,
+    i.field && `field ${i.field}`,
+  ]
     .filter(Boolean)
     .join(', ');
   return `${where}: ${i.message}`;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { northAmericanPhone } from './phone.js';
 import { PROVINCE_CODES } from './provinces.js';
 import { sourceSchema } from './schema.js';
 
@@ -70,9 +71,11 @@ export const catastrophesSchema = z.array(
 export const insurersSchema = z.array(
   z.strictObject({
     name: text,
-    phone: z
-      .string()
-      .regex(/^1-\d{3}-\d{3}-\d{4}$/, 'must be a toll-free number written 1-800-555-0100'),
+    phone: northAmericanPhone.pipe(
+      z
+        .string()
+        .regex(/^1-\d{3}-\d{3}-\d{4}$/, 'must be a toll-free number written 1-800-555-0100'),
+    ),
     source: sourceSchema,
   }),
 );

@@ -1,3 +1,5 @@
+import { formatPhoneFr, type Phone } from './phone.js';
+
 /**
  * Whole numbers as en-CA writes them, 1,234,567, dollar amounts, $45,000, and dates, November
  * 22, 2026. Intl would do it, but each of its formatters is slow to start in every process
@@ -104,18 +106,13 @@ export function isoFromWrittenFr(text: string): string | null {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? iso : null;
 }
 
-/** A North American number as Québec writes it: 1-888-339-9809 is 1 888 339-9809. */
-export function formatPhoneFr(phone: string): string {
-  const m = /^1-(\d{3})-(\d{3})-(\d{4})$/.exec(phone);
-  return m ? `1${NBSP}${m[1]}${NBSP}${m[2]}-${m[3]}` : phone;
-}
-
 /** A language's formats of what pages show. */
 export interface Formats {
   whole(n: number): string;
   dollars(n: number): string;
   longDate(iso: string): string;
-  phone(phone: string): string;
+  /** The site's number as the language writes it. */
+  phone(phone: Phone): string;
 }
 
 export const FORMATS: Record<'en' | 'fr', Formats> = {
@@ -123,7 +120,7 @@ export const FORMATS: Record<'en' | 'fr', Formats> = {
     whole: formatWhole,
     dollars: formatDollars,
     longDate: formatLongDate,
-    phone: (p) => p,
+    phone: (p) => p.text,
   },
   fr: {
     whole: formatWholeFr,

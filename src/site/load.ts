@@ -2,12 +2,15 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { frenchSite, loadFrench } from '../i18n/french.js';
 import type { Lang } from '../i18n/lang.js';
-import { loadCatalogue } from '../i18n/load-catalogue.js';
+import { ENGLISH, loadCatalogue } from '../i18n/load-catalogue.js';
+import { brandingOf, placeholderValues } from './branding.js';
 import { displayPath } from './display-path.js';
 import { DataError, type DataIssue } from './errors.js';
+import { FORMATS } from './format.js';
 import { loadContent } from './load-content.js';
 import { type Facts, loadFacts } from './load-facts.js';
 import { type Area, type City, createSite, type Site } from './model.js';
+import { fillCatalogueTexts, fillDeep } from './placeholders.js';
 import { PROVINCES, provinceByName } from './provinces.js';
 import { filesIn, isObject, parseRecord, readJson, readJsonRecords } from './read.js';
 import {
@@ -22,12 +25,15 @@ import {
 } from './schema.js';
 import { CITY_SEGMENTS, NATIONAL, TOP_SEGMENTS } from './segments.js';
 import { slugify } from './slug.js';
+import { typedContacts } from './typed-contacts.js';
 
 export interface LoadOptions {
   /** Overrides the base URL of data/site.json (from --base-url or SITE_URL). */
   baseUrl?: string;
   /** Where the override came from, named when it is not a URL. Default: --base-url. */
   baseUrlFrom?: string;
+  /** The public folder the logo of site.json is in; null or absent for none. */
+  publicDir?: string | null;
   /**
    * Digests of city records (see RecordDigests) this code found valid before: such a record is
    * made into its city without zod checking it again (see cityRecordOf). A record is valid or not
@@ -70,11 +76,16 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
         file: options.baseUrlFrom ?? '--base-url',
         record: null,
         field: null,
-        message: `"${options.baseUrl}" ${given.error.issues[0]?.message ?? 'is not a URL'}`,
+        message: withValue(options.baseUrl, given.error.issues[0]?.message ?? 'is not a URL'),
       });
   }
   const settings = parseRecord(siteSettingsSchema, settingsRaw, rel(settingsFile), null, issues);
   if (settings) settings.baseUrl = settings.baseUrl.replace(/\/+$/, '');
+  const branding = settings
+    ? brandingOf(settings, rel(settingsFile), options.publicDir, issues)
+    : undefined;
+  // Content that types in the name, number or an address its placeholder stands for.
+  if (settings) issues.push(...typedContacts(dataDir, settings, branding?.phone, rel));
 
   const nationalFile = path.join(dataDir, 'national.json');
   const nationalRaw = readJson(nationalFile, rel, issues);
@@ -147,20 +158,29 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   if (facts)
     issues.push(...checkLocalFacts(facts, cities, rel(path.join(dataDir, 'local-facts.json'))));
 
-  if (issues.length > 0 || !settings || !national || !content || !facts || !catalogue)
+  if (issues.length > 0 || !settings || !branding || !national || !content || !facts || !catalogue)
     throw new DataError(issues);
+  // The site's placeholders filled in each language's content and catalogue.
+  const values = placeholderValues(settings, branding.phone, FORMATS.en);
   const site = createSite(
     settings,
     toNational(national),
     cities,
     recordDigests,
-    content,
+    fillDeep(content, values),
     facts,
-    catalogue,
+    fillCatalogueTexts(catalogue, ENGLISH, values),
+    branding,
   );
   if (french) {
     const languages = site.languages as Map<Lang, Site>;
-    languages.set('fr', frenchSite(site, french, rel, dataDir, issues));
+    const inFrench = placeholderValues(settings, branding.phone, FORMATS.fr);
+    const filled = {
+      ...french,
+      content: fillDeep(french.content, inFrench),
+      catalogue: fillCatalogueTexts(french.catalogue, ENGLISH, inFrench),
+    };
+    languages.set('fr', frenchSite(site, filled, rel, dataDir, issues));
     if (issues.length > 0) throw new DataError(issues);
   }
   return site;
@@ -377,3 +397,7 @@ function toNational(rec: NationalRecord): City {
     national: true,
   };
 }
+
+/** A message about a value, naming the value once. */
+const withValue = (value: string, message: string) =>
+  message.startsWith(`"${value}"`) ? message : `"${value}" ${message}`;

@@ -1,26 +1,39 @@
 import { Marked } from 'marked';
 import { parse as parseYaml } from 'yaml';
 import { escapeHtml } from '../html.js';
+import { underBase } from '../urls.js';
 
-let marked: Marked | undefined;
+/** A Markdown reader for each folder a site is served from (see basePathOf). */
+const readers = new Map<string, Marked>();
 const rendered = new Map<string, string>();
 
 /**
  * Markdown to HTML; raw HTML in the source is shown as text, so content can never inject markup.
- * Rendered when a page asks for it, once per text: most builds render no page that shows it.
+ * A link to a path of the site (`[contact us](/contact/)`) is written under the site's folder,
+ * `basePath`. Rendered when a page asks for it, once per text: most builds render no page that
+ * shows it.
  */
-export function renderMarkdown(source: string): string {
-  let html = rendered.get(source);
+export function renderMarkdown(source: string, basePath = ''): string {
+  const key = `${basePath}\0${source}`;
+  let html = rendered.get(key);
   if (html === undefined) {
-    marked ??= new Marked({
-      gfm: true,
-      async: false,
-      renderer: {
-        html: (token) => escapeHtml(token.text),
-      },
-    });
+    let marked = readers.get(basePath);
+    if (!marked) {
+      marked = new Marked({
+        gfm: true,
+        async: false,
+        renderer: {
+          html: (token) => escapeHtml(token.text),
+        },
+        walkTokens: (token) => {
+          if ((token.type === 'link' || token.type === 'image') && basePath)
+            token.href = underBase(basePath, token.href);
+        },
+      });
+      readers.set(basePath, marked);
+    }
     html = marked.parse(source) as string;
-    rendered.set(source, html);
+    rendered.set(key, html);
   }
   return html;
 }

@@ -1,14 +1,17 @@
 import type { Catalogue, Strings } from '../i18n/catalogue.js';
 import type { Lang } from '../i18n/lang.js';
-import { type Links, links } from '../urls.js';
+import { basePathOf, type Links, links, linksUnder } from '../urls.js';
 import type { LocalFact } from './facts-schema.js';
 import { FORMATS, type Formats } from './format.js';
 import type { Content } from './load-content.js';
 import type { Facts } from './load-facts.js';
+import type { SiteLogo } from './logo.js';
 import { distanceKm, NearbyIndex } from './nearby.js';
+import type { Phone } from './phone.js';
 import { PROVINCES } from './provinces.js';
 import type { SiteSettings, Source } from './schema.js';
 import { slugify } from './slug.js';
+import type { Theme } from './theme.js';
 
 export interface Area {
   name: string;
@@ -37,8 +40,18 @@ export interface City {
   national: boolean;
 }
 
-export interface Site {
+/** What site.json makes of the owner's values once they are checked. */
+export interface Branding {
+  /** The phone number, parsed: every call link and every number shown come from it. */
+  phone: Phone;
+  theme: Theme;
+  logo: SiteLogo | null;
+}
+
+export interface Site extends Branding {
   settings: SiteSettings;
+  /** The folder the site is served from (`/myrepo`), or `` at a domain's root. */
+  basePath: string;
   /** The national default city (`canada`). */
   national: City;
   /** Real cities, most populous first (ties by name). */
@@ -63,7 +76,10 @@ export interface Site {
    */
   lang: Lang;
   t: Strings;
+  /** The links pages write, under basePath. */
   links: Links;
+  /** The same without basePath: pages' own paths, breadcrumbs, canonical and JSON-LD URLs. */
+  paths: Links;
   format: Formats;
   /** Whether the language has pages for this city (every city in English). */
   covers(city: City): boolean;
@@ -81,11 +97,15 @@ export function createSite(
   content: Content,
   facts: Facts,
   catalogue: Catalogue,
+  branding: Branding,
 ): Site {
   const sorted = [...cities].sort(byPopulation);
   const languages = new Map<Lang, Site>();
+  const basePath = basePathOf(settings.baseUrl);
   const site: Site = {
+    ...branding,
     settings,
+    basePath,
     national,
     cities: sorted,
     recordDigests,
@@ -94,7 +114,8 @@ export function createSite(
     facts,
     lang: 'en',
     t: catalogue.strings,
-    links,
+    links: linksUnder(basePath, links),
+    paths: links,
     format: FORMATS.en,
     covers: () => true,
     localize: (path) => path,

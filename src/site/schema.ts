@@ -1,7 +1,10 @@
 import * as z from 'zod';
+import { LOGO_PREFIX } from './logo.js';
 import { mirrorProblem } from './mirrors.js';
+import { northAmericanPhone } from './phone.js';
 import { PROVINCE_CODES, PROVINCE_NAMES } from './provinces.js';
 import { NATIONAL } from './segments.js';
+import { FONT_CHOICES, parseHex } from './theme.js';
 
 const text = z.string().trim().min(1, 'must not be empty');
 
@@ -112,9 +115,49 @@ const publicPath = z
     'must be the path of an image under public/, such as /images/adjuster.jpg',
   );
 
+/**
+ * Where the site is served: an origin, or an origin and the folder it is served from ending in
+ * "/" (a GitHub Pages project site). Every canonical URL and sitemap entry starts with it, and
+ * every link with its folder, so nothing else may follow: no file name, query or fragment.
+ */
+export const baseUrlSchema = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
+  .superRefine((value, ctx) => {
+    // Not a URL at all: z.url has said so.
+    if (!URL.canParse(value)) return;
+    const url = new URL(value);
+    const fix = `use ${url.origin}${url.pathname.replace(/[^/]*$/, '')}`;
+    const problem =
+      url.username || url.password
+        ? 'must not hold a user name or password'
+        : url.search || value.includes('?')
+          ? `must not have a query ("${url.search || '?'}"): ${fix}`
+          : url.hash || value.includes('#')
+            ? `must not have a fragment ("${url.hash || '#'}"): ${fix}`
+            : !url.pathname.endsWith('/')
+              ? /\.[A-Za-z0-9]+$/.test(url.pathname)
+                ? `must not name a file ("${url.pathname.split('/').pop()}"): ${fix}`
+                : `must end in "/" when it has a path, the folder the site is served from: use ${url.origin}${url.pathname}/`
+              : null;
+    if (problem) ctx.addIssue({ code: 'custom', message: `"${value}" ${problem}` });
+  });
+
+/** A colour as #rrggbb or #rgb. */
+const hexColour = z.string().superRefine((value, ctx) => {
+  if (parseHex(value) === null)
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${value}" is not a colour: write it as # and six hexadecimal digits, such as #0b3b60 (or three, #fa0)`,
+    });
+});
+
 export const siteSettingsSchema = z.strictObject({
-  siteName: text,
-  baseUrl: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
+  siteName: text.refine(
+    (v) => !/[{}]/.test(v),
+    'must not hold { or }: content uses {siteName} to stand for it',
+  ),
+  baseUrl: baseUrlSchema,
+  /** A North American number (checked when the site is loaded: see src/site/phone.ts). */
   phone: text,
   email: z.email('must be an e-mail address'),
   privacyEmail: z.email('must be an e-mail address'),
@@ -173,10 +216,41 @@ export const siteSettingsSchema = z.strictObject({
             city: text,
             street: text,
             postalCode,
-            phone: text.optional(),
+            phone: northAmericanPhone.optional(),
           }),
         )
         .optional(),
+    })
+    .optional(),
+  /** The look: two colours (checked for contrast when the site is loaded) and a font. */
+  theme: z
+    .strictObject({
+      colors: z
+        .strictObject({ primary: hexColour.optional(), accent: hexColour.optional() })
+        .optional(),
+      font: z
+        .enum(FONT_CHOICES, {
+          error: (issue) =>
+            `"${String(issue.input)}" is not a bundled font: choose one of ${FONT_CHOICES.join(', ')}`,
+        })
+        .optional(),
+    })
+    .optional(),
+  /** The header's logo: an SVG or PNG file of the public folder (public/brand/logo.svg). */
+  logo: z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      if (
+        !value.startsWith(LOGO_PREFIX) ||
+        !/\.(svg|png)$/i.test(value) ||
+        value.includes('\\') ||
+        value.split('/').some((segment) => segment === '..' || segment === '.')
+      )
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${value}" must be the path of an SVG or PNG file in the public folder, such as ${LOGO_PREFIX}brand/logo.svg`,
+        });
     })
     .optional(),
   /** Settings that still hold the bundled sample values: `generate` lists them until replaced. */

@@ -2,7 +2,10 @@ import type { Strings } from '../../src/i18n/catalogue.js';
 
 export interface Crumb {
   name: string;
+  /** The page's path: its JSON-LD URL is made of it. */
   path: string;
+  /** The link to it (under the site's folder). */
+  href: string;
 }
 
 /** Visible breadcrumb trail; the last crumb is the current page. */
@@ -15,7 +18,7 @@ export function Breadcrumbs({ trail, t }: { trail: readonly Crumb[]; t: Strings 
             {i === trail.length - 1 ? (
               <span aria-current="page">{c.name}</span>
             ) : (
-              <a href={c.path}>{c.name}</a>
+              <a href={c.href}>{c.name}</a>
             )}
           </li>
         ))}

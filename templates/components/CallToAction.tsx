@@ -7,6 +7,7 @@ import { Icon } from './Icon.js';
 /** The closing call to action: assessment link and the toll-free number. */
 export function CallToAction({
   phone,
+  tel,
   scope,
   place,
   text,
@@ -15,6 +16,8 @@ export function CallToAction({
 }: {
   /** As the page's language writes it. */
   phone: string;
+  /** The call link of that number (links.tel). */
+  tel: string;
   scope: string;
   place: string;
   /** Instead of the standard offer (Québec's pages say how adjusting works there). */
@@ -33,7 +36,7 @@ export function CallToAction({
           <a className="button button-accent" href={links.cityPage(scope, 'free-consultation')}>
             {t.layout.assessment}
           </a>
-          <a className="button button-light" href={links.tel(phone)}>
+          <a className="button button-light" href={tel}>
             <Icon name="phone" size={20} /> {fill(t.layout.callBarCall, { phone })}
           </a>
         </div>
@@ -62,7 +65,8 @@ export function SiteCallToAction({
     <Shared
       component={CallToAction}
       props={{
-        phone: site.format.phone(site.settings.phone),
+        phone: site.format.phone(site.phone),
+        tel: site.links.tel(site.phone),
         scope,
         place,
         text,

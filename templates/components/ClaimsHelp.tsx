@@ -2,6 +2,7 @@ import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
 import type { Body, Insurer, ProvinceFacts } from '../../src/site/facts-schema.js';
 import type { Formats } from '../../src/site/format.js';
 import type { City } from '../../src/site/model.js';
+import { checkedPhone } from '../../src/site/phone.js';
 import type { Adjuster, Business, Office } from '../../src/site/schema.js';
 import type { Links } from '../../src/urls.js';
 import { Cite, LicenceLookup } from './LocalFacts.js';
@@ -134,8 +135,8 @@ export function ReportingAClaim({
                 {fillParts(h.insurer, {
                   name: <strong key="name">{i.name}</strong>,
                   phone: (
-                    <a key="phone" href={links.tel(i.phone)}>
-                      {format.phone(i.phone)}
+                    <a key="phone" href={links.tel(checkedPhone(i.phone))}>
+                      {format.phone(checkedPhone(i.phone))}
                     </a>
                   ),
                 })}
@@ -177,8 +178,8 @@ export function ReportingAClaim({
                   <br />
                   {fillParts(h.officePhone, {
                     phone: (
-                      <a key="phone" href={links.tel(o.phone)}>
-                        {format.phone(o.phone)}
+                      <a key="phone" href={links.tel(checkedPhone(o.phone))}>
+                        {format.phone(checkedPhone(o.phone))}
                       </a>
                     ),
                   })}

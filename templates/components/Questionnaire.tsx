@@ -119,8 +119,10 @@ export function Questionnaire({
       id={links.claimFormId}
       className="questionnaire"
       method="post"
-      action={endpoint}
+      action={links.href(endpoint)}
       data-questionnaire=""
+      // Where the script sends the visitor once the lead is taken, in the page's language.
+      data-confirmation={links.page('confirmation')}
       data-phone={phone}
       // The script's words, in the page's language: it carries none of its own.
       data-text-step={t.questionnaire.stepCount}

@@ -1,5 +1,4 @@
 import { fill, type Strings } from '../../src/i18n/catalogue.js';
-import type { Links } from '../../src/urls.js';
 import { Icon } from '../components/Icon.js';
 
 /**
@@ -9,22 +8,19 @@ import { Icon } from '../components/Icon.js';
  */
 export function CallBar({
   phone,
+  tel,
   formHref,
   t,
-  links,
 }: {
   phone: string;
+  /** The call link of that number (links.tel). */
+  tel: string;
   formHref: string;
   t: Strings;
-  links: Links;
 }) {
   return (
     <nav className="call-bar" aria-label={t.layout.callBarLabel}>
-      <a
-        className="call-bar-call"
-        href={links.tel(phone)}
-        aria-label={fill(t.layout.callBarCall, { phone })}
-      >
+      <a className="call-bar-call" href={tel} aria-label={fill(t.layout.callBarCall, { phone })}>
         <Icon name="phone" size={18} /> {phone}
       </a>
       <a className="call-bar-form" href={formHref}>

@@ -9,6 +9,7 @@ import { BusinessDetails } from '../components/BusinessDetails.js';
 export function Footer({
   siteName,
   phone,
+  tel,
   email,
   scope,
   topCities,
@@ -19,6 +20,8 @@ export function Footer({
 }: {
   siteName: string;
   phone: string;
+  /** The call link of that number (links.tel). */
+  tel: string;
   email: string;
   scope: string;
   topCities: readonly City[];
@@ -90,7 +93,7 @@ export function Footer({
               <a href={links.page('contact')}>{l.contact}</a>
             </li>
             <li>
-              <a href={links.tel(phone)}>{phone}</a>
+              <a href={tel}>{phone}</a>
             </li>
             <li>
               <a href={links.mailto(email)}>{email}</a>

@@ -1,12 +1,13 @@
 import type { Strings } from '../../src/i18n/catalogue.js';
 import { LANG_TAGS, type Lang } from '../../src/i18n/lang.js';
 import type { Links } from '../../src/urls.js';
-import { Logo } from '../components/Logo.js';
+import { type Brand, Logo } from '../components/Logo.js';
 
 /** The shared header; `scope` is the city About and Services point into. */
 export function Header({
-  siteName,
+  brand,
   phone,
+  tel,
   scope,
   formOnPage = false,
   t,
@@ -14,9 +15,11 @@ export function Header({
   alternate = null,
   alternateLang = null,
 }: {
-  siteName: string;
+  brand: Brand;
   /** As the page's language writes it. */
   phone: string;
+  /** The call link of that number (links.tel). */
+  tel: string;
   scope: string;
   /** The page has the claim form: the assessment button goes to it, not to another page. */
   formOnPage?: boolean;
@@ -36,7 +39,7 @@ export function Header({
   return (
     <header className="site-header">
       <div className="container header-inner">
-        <Logo siteName={siteName} home={links.home} />
+        <Logo brand={brand} />
         <button
           type="button"
           className="menu-toggle"
@@ -66,7 +69,7 @@ export function Header({
               {t.language.switchTo}
             </a>
           )}
-          <a className="nav-phone" href={links.tel(phone)}>
+          <a className="nav-phone" href={tel}>
             {phone}
           </a>
           <a

@@ -3,6 +3,7 @@ import { type PageContext, scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { FOOTER_CITIES, topCities } from '../../src/site/model.js';
 import { links as englishLinks } from '../../src/urls.js';
+import { brandOf } from '../components/Logo.js';
 import { CallBar } from './CallBar.js';
 import { Document } from './Document.js';
 import { Footer } from './Footer.js';
@@ -24,7 +25,8 @@ export function Layout({
   const { site, page } = ctx;
   const { siteName, email } = site.settings;
   const { t, links } = site;
-  const phone = site.format.phone(site.settings.phone);
+  const phone = site.format.phone(site.phone);
+  const tel = links.tel(site.phone);
   const scope = scopeSlug(ctx);
   const other = page.alternate ? (page.lang === 'en' ? 'fr' : 'en') : null;
   return (
@@ -35,14 +37,15 @@ export function Layout({
       <Shared
         component={Header}
         props={{
-          siteName,
+          brand: brandOf(site),
           phone,
+          tel,
           scope,
           formOnPage: form,
           t,
           links,
           // Only a page with a translation has a header of its own.
-          alternate: page.alternate,
+          alternate: page.alternate ? links.href(page.alternate) : null,
           alternateLang: other,
         }}
       />
@@ -51,9 +54,9 @@ export function Layout({
         component={CallBar}
         props={{
           phone,
+          tel,
           formHref: form ? `#${links.claimFormId}` : links.cityPage(scope, 'free-consultation'),
           t,
-          links,
         }}
       />
       <Shared
@@ -61,6 +64,7 @@ export function Layout({
         props={{
           siteName,
           phone,
+          tel,
           email,
           scope,
           topCities: topCities(site, FOOTER_CITIES),
@@ -68,9 +72,15 @@ export function Layout({
           t,
           links,
           // The blog is English only: a translation's footer does not send readers to it.
-          blog: site.localize(englishLinks.page('blog')),
+          blog: blogHref(site),
         }}
       />
     </Document>
   );
+}
+
+/** The blog's link, where the page's language has it. */
+function blogHref(site: PageContext['site']): string | null {
+  const path = site.localize(englishLinks.page('blog'));
+  return path === null ? null : site.links.href(path);
 }

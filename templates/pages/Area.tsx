@@ -88,7 +88,7 @@ export function AreaPage(ctx: PageContext) {
           endpoint={site.settings.leadEndpoint}
           cityName={province ? area.name : city.name}
           pagePath={page.path}
-          phone={site.format.phone(site.settings.phone)}
+          phone={site.format.phone(site.phone)}
           kind="assessment"
           note={terms.formNote}
           t={site.t}
@@ -204,7 +204,8 @@ export function AreaPage(ctx: PageContext) {
 
       {/* Named for this area alone: no other page would reuse it as a shared fragment. */}
       <CallToAction
-        phone={site.format.phone(site.settings.phone)}
+        phone={site.format.phone(site.phone)}
+        tel={site.links.tel(site.phone)}
         scope={scopeSlug(ctx)}
         place={where}
         text={terms.cta(where)}

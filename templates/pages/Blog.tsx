@@ -46,10 +46,10 @@ export function BlogPostPage(ctx: PageContext) {
   const post = page.post;
   if (!post) throw new Error(`blog page ${page.path} has no post`);
   const crumbs = [
-    { name: t.layout.home, path: links.home },
-    { name: t.layout.footerBlog, path: links.page('blog') },
+    { name: t.layout.home, path: site.paths.home },
+    { name: t.layout.footerBlog, path: site.paths.page('blog') },
     { name: post.title, path: page.path },
-  ];
+  ].map((c) => ({ ...c, href: links.href(c.path) }));
   const article = {
     '@context': 'https://schema.org',
     '@type': 'Article',
@@ -70,7 +70,7 @@ export function BlogPostPage(ctx: PageContext) {
             <time dateTime={post.date}>{site.format.longDate(post.date)}</time> · {post.author}
           </p>
           {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown from data/, raw HTML escaped by renderMarkdown */}
-          <div dangerouslySetInnerHTML={{ __html: renderMarkdown(post.markdown) }} />
+          <div dangerouslySetInnerHTML={{ __html: renderMarkdown(post.markdown, site.basePath) }} />
         </div>
       </article>
       <SiteCallToAction site={site} scope={NATIONAL} place={t.pages.yourArea} />

@@ -81,7 +81,7 @@ export function CityLandingPage(ctx: PageContext) {
           endpoint={site.settings.leadEndpoint}
           cityName={city.name}
           pagePath={page.path}
-          phone={site.format.phone(site.settings.phone)}
+          phone={site.format.phone(site.phone)}
           note={terms.formNote}
           t={site.t}
           links={site.links}

@@ -45,7 +45,7 @@ export function ClaimTypePage(ctx: PageContext) {
           endpoint={site.settings.leadEndpoint}
           cityName={city.name}
           pagePath={page.path}
-          phone={site.format.phone(site.settings.phone)}
+          phone={site.format.phone(site.phone)}
           kind="assessment"
           preset={PRESETS[type.type as ClaimType]}
           note={terms.formNote}

@@ -1,7 +1,7 @@
 import { fillParts, type Strings } from '../../src/i18n/catalogue.js';
 import { memoize } from '../../src/memo.js';
 import type { PageContext } from '../../src/render/context.js';
-import { Logo } from '../components/Logo.js';
+import { brandOf, Logo } from '../components/Logo.js';
 import { Steps } from '../components/Steps.js';
 import { Document } from '../layout/Document.js';
 
@@ -28,14 +28,14 @@ const nextSteps = memoize(({ confirmation: c }: Strings) => [
 export function ConfirmationPage(ctx: PageContext) {
   const { site } = ctx;
   const { t, links } = site;
-  const { email, siteName } = site.settings;
-  const phone = site.format.phone(site.settings.phone);
+  const { email } = site.settings;
+  const phone = site.format.phone(site.phone);
   const next = nextSteps(t);
   return (
     <Document ctx={ctx} jsonLd={[]}>
       <header className="confirm-header">
         <div className="container">
-          <Logo siteName={siteName} home={ctx.site.links.home} />
+          <Logo brand={brandOf(site)} />
         </div>
       </header>
       <main id="main" className="section">
@@ -57,7 +57,7 @@ export function ConfirmationPage(ctx: PageContext) {
             <p>
               {fillParts(t.confirmation.help, {
                 phone: (
-                  <a key="phone" href={links.tel(site.settings.phone)}>
+                  <a key="phone" href={links.tel(site.phone)}>
                     {phone}
                   </a>
                 ),

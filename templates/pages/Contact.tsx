@@ -15,7 +15,7 @@ export function ContactPage(ctx: PageContext) {
   const { site } = ctx;
   const { t, links } = site;
   const { email, officeHours, emergencyHours, leadEndpoint } = site.settings;
-  const phone = site.format.phone(site.settings.phone);
+  const phone = site.format.phone(site.phone);
   const c = t.contact;
   const crumbs = trail(ctx, t.layout.contact);
   return (
@@ -35,7 +35,7 @@ export function ContactPage(ctx: PageContext) {
               <Icon name="phone" />
               <h2>{c.phoneTitle}</h2>
               <p>
-                <a className="big-link" href={links.tel(site.settings.phone)}>
+                <a className="big-link" href={links.tel(site.phone)}>
                   {phone}
                 </a>
               </p>
@@ -75,7 +75,7 @@ export function ContactPage(ctx: PageContext) {
           <form
             className="contact-form card"
             method="post"
-            action={leadEndpoint}
+            action={links.href(leadEndpoint)}
             data-contact-form=""
             data-phone={phone}
             data-text-failed={t.client.failed}

@@ -5,8 +5,8 @@ import { Layout } from '../layout/Layout.js';
 
 /** Where the lead endpoint sends a form posted without JavaScript that it could not accept. */
 export function FormErrorPage(ctx: PageContext) {
-  const { t, links, settings } = ctx.site;
-  const phone = ctx.site.format.phone(settings.phone);
+  const { t, links } = ctx.site;
+  const phone = ctx.site.format.phone(ctx.site.phone);
   return (
     <Layout ctx={ctx}>
       <section className="section">
@@ -15,7 +15,7 @@ export function FormErrorPage(ctx: PageContext) {
           <p className="lead">
             {fillParts(t.formError.lead, {
               phone: (
-                <a key="phone" href={links.tel(settings.phone)}>
+                <a key="phone" href={links.tel(ctx.site.phone)}>
                   {phone}
                 </a>
               ),

@@ -15,7 +15,7 @@ const BADGE_ICONS: IconName[] = ['shield', 'star', 'clock'];
 export function HomePage(ctx: PageContext) {
   const { site } = ctx;
   const { t, links } = site;
-  const phone = site.format.phone(site.settings.phone);
+  const phone = site.format.phone(site.phone);
   return (
     <Layout ctx={ctx} jsonLd={[business(site)]}>
       <section className="hero hero-home">
@@ -30,7 +30,7 @@ export function HomePage(ctx: PageContext) {
             >
               {t.home.startAssessment}
             </a>
-            <a className="button button-light" href={links.tel(phone)}>
+            <a className="button button-light" href={links.tel(site.phone)}>
               <Icon name="phone" size={20} /> {phone}
             </a>
           </div>
@@ -95,6 +95,7 @@ export function HomePage(ctx: PageContext) {
 
       <CallToAction
         phone={phone}
+        tel={links.tel(site.phone)}
         scope={NATIONAL}
         place={t.pages.yourArea}
         t={site.t}

@@ -108,7 +108,7 @@ export function HtmlSitemapPage(ctx: PageContext) {
           <ul className="link-row">
             {sitePages.map((p) => (
               <li key={p.path}>
-                <a href={p.path}>{p.route === 'home' ? t.layout.home : p.title}</a>
+                <a href={links.href(p.path)}>{p.route === 'home' ? t.layout.home : p.title}</a>
               </li>
             ))}
             <li>

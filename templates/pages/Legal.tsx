@@ -19,7 +19,7 @@ export function LegalPage(ctx: PageContext) {
           <h1>{doc.title}</h1>
           <p className="muted">{fill(site.t.legal.updated, { date: doc.updated })}</p>
           {/* biome-ignore lint/security/noDangerouslySetInnerHtml: Markdown from data/, raw HTML escaped by renderMarkdown */}
-          <div dangerouslySetInnerHTML={{ __html: renderMarkdown(doc.markdown) }} />
+          <div dangerouslySetInnerHTML={{ __html: renderMarkdown(doc.markdown, site.basePath) }} />
         </div>
       </article>
     </Layout>

@@ -16,7 +16,12 @@ export function NotFoundPage(ctx: PageContext) {
   const quick = QUICK.map((slug) => ctx.site.bySlug.get(slug) ?? { slug, name: slug });
   return (
     <Layout ctx={ctx}>
-      <section className="section" data-not-found="city" data-city-index={ctx.assets.cityIndex}>
+      <section
+        className="section"
+        data-not-found="city"
+        data-city-index={links.href(ctx.assets.cityIndex)}
+        data-base-path={ctx.site.basePath || undefined}
+      >
         <div className="container narrow">
           <h1>{n.cityTitle}</h1>
           <p className="lead">

@@ -12,13 +12,13 @@ export const cityOf = (ctx: PageContext): City => ctx.page.city ?? ctx.site.nati
 
 /** Home > City > this page, for city pages; Home > this page otherwise. */
 export function trail(ctx: PageContext, current: string): Crumb[] {
-  const { page } = ctx;
-  const { links } = ctx.site;
-  const crumbs: Crumb[] = [{ name: ctx.site.t.layout.home, path: links.home }];
+  const { page, site } = ctx;
+  const { paths } = site;
+  const crumb = (name: string, path: string) => ({ name, path, href: site.links.href(path) });
+  const crumbs: Crumb[] = [crumb(site.t.layout.home, paths.home)];
   const city = page.city;
-  if (city && page.path !== links.city(city))
-    crumbs.push({ name: city.name, path: links.city(city) });
-  crumbs.push({ name: current, path: page.path });
+  if (city && page.path !== paths.city(city)) crumbs.push(crumb(city.name, paths.city(city)));
+  crumbs.push(crumb(current, page.path));
   return crumbs;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveNotFound } from '../../src/client/not-found.js';
+import { resolveNotFound, underFolder } from '../../src/client/not-found.js';
 
 const cities = [
   { slug: 'canada', population: 38250000 },
@@ -75,5 +75,26 @@ describe('the not-found page decision', () => {
       screen: 'city',
       typed: 'torontoo',
     });
+  });
+});
+
+describe('the not-found page of a site served from a folder', () => {
+  const french = [...cities, { slug: 'montreal', population: 1762949, fr: true }];
+
+  it('reads the path without the folder and sends the visitor under it', () => {
+    expect(underFolder('/claims/torontoo/public-adjusters', '/claims', french)).toEqual({
+      redirect: '/claims/toronto/public-adjusters/',
+    });
+    expect(underFolder('/claims/fr/montreal/nulle-part/', '/claims', french)).toEqual({
+      redirect: '/claims/fr/montreal/',
+    });
+    expect(underFolder('/claims/atlantis/', '/claims', french)).toEqual({
+      screen: 'city',
+      typed: 'atlantis',
+    });
+  });
+
+  it('is the site at the root when there is no folder', () => {
+    expect(underFolder('/torontoo/about', '', french)).toEqual({ redirect: '/toronto/about/' });
   });
 });

@@ -233,6 +233,38 @@ describe('the lead endpoint', () => {
     expect(crm.contacts.size).toBe(2);
   });
 
+  it('sends a visitor of a site served from a folder back to its pages under that folder', async () => {
+    crm = await startFakeCrm({ api: 'v2' });
+    const site = 'https://owner.github.io';
+    const e = await endpoint(crm.env(), {
+      SITE_ORIGIN: site,
+      SITE_URL: 'https://owner.github.io/claims/',
+    });
+    const form = formOf(
+      sampleClaim({ city: 'Montréal', page: '/fr/montreal/experts-en-sinistre/' }),
+    );
+    const posted = (body: string, headers: Record<string, string> = {}) =>
+      e.post(body, {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Origin: site,
+        ...headers,
+      });
+    expect((await posted(form.toString())).headers.get('location')).toBe(
+      `${site}/claims/fr/confirmation/?city=Montr%C3%A9al`,
+    );
+    form.set('email', 'pas-un-courriel');
+    form.set('submissionId', 'another-submission-0003');
+    expect((await posted(form.toString())).headers.get('location')).toBe(
+      `${site}/claims/fr/erreur-formulaire/?status=400`,
+    );
+    // Refused before the form is read: the page that posted, under the folder, says the language.
+    const refused = await posted('x', {
+      Referer: `${site}/claims/fr/nous-joindre/`,
+      Origin: 'https://elsewhere.example',
+    });
+    expect(refused.headers.get('location')).toBe('/claims/fr/erreur-formulaire/?status=403');
+  });
+
   it('answers a French page in French and marks its lead so the owner calls back in French', async () => {
     crm = await startFakeCrm({ api: 'v2' });
     const e = await endpoint(crm.env());

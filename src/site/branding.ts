@@ -1,0 +1,53 @@
+import type { DataIssue } from './errors.js';
+import type { Formats } from './format.js';
+import { readLogo } from './logo.js';
+import type { Branding } from './model.js';
+import { type Phone, parsePhone } from './phone.js';
+import type { PlaceholderValues } from './placeholders.js';
+import type { SiteSettings } from './schema.js';
+import { themeOf } from './theme.js';
+
+/**
+ * What site.json's owner values make once checked beyond their shape: the phone number parsed,
+ * the theme's colours readable, the logo a picture the public folder holds. Each problem names
+ * site.json's field, the value and what to do; undefined when there is one.
+ */
+export function brandingOf(
+  settings: SiteSettings,
+  file: string,
+  publicDir: string | null | undefined,
+  issues: DataIssue[],
+): Branding | undefined {
+  const before = issues.length;
+  const at = (field: string, message: string) =>
+    issues.push({ file, record: null, field, message });
+
+  const parsed = parsePhone(settings.phone);
+  if ('error' in parsed) at('phone', parsed.error);
+
+  const { theme, problems } = themeOf(settings.theme);
+  for (const p of problems) at(p.field, p.message);
+
+  let logo: Branding['logo'] = null;
+  if (settings.logo) {
+    const read = readLogo(settings.logo, publicDir);
+    if ('error' in read) at('logo', read.error);
+    else logo = read.logo;
+  }
+  if (issues.length > before || 'error' in parsed) return undefined;
+  return { phone: parsed.phone, theme, logo };
+}
+
+/** The site's placeholders' values, as a language writes them (its phone number's form). */
+export function placeholderValues(
+  settings: SiteSettings,
+  phone: Phone,
+  format: Formats,
+): PlaceholderValues {
+  return {
+    siteName: settings.siteName,
+    phone: format.phone(phone),
+    email: settings.email,
+    privacyEmail: settings.privacyEmail,
+  };
+}

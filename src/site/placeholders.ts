@@ -1,0 +1,57 @@
+/**
+ * What content may say of the business without typing it in: these placeholders, filled from
+ * site.json when the site is loaded, so a change of name, number or address is one edit there
+ * and never a hunt through content files.
+ */
+export const SITE_PLACEHOLDERS = ['siteName', 'phone', 'email', 'privacyEmail'] as const;
+export type SitePlaceholder = (typeof SITE_PLACEHOLDERS)[number];
+
+export type PlaceholderValues = Readonly<Record<SitePlaceholder, string>>;
+
+const PATTERN = new RegExp(`\\{(${SITE_PLACEHOLDERS.join('|')})\\}`, 'g');
+
+/** Whether a `{name}` is one of the site's (and so may stand in any text). */
+export const isSitePlaceholder = (name: string): name is SitePlaceholder =>
+  (SITE_PLACEHOLDERS as readonly string[]).includes(name);
+
+/** `text` with the site's placeholders filled; other `{names}` are left for the templates. */
+export function fillSite(text: string, values: PlaceholderValues): string {
+  return text.includes('{')
+    ? text.replace(PATTERN, (_, name: SitePlaceholder) => values[name])
+    : text;
+}
+
+/**
+ * Every text in `value` (objects and lists walked through) with the site's placeholders filled:
+ * a copy, the same shape.
+ */
+export function fillDeep<T>(value: T, values: PlaceholderValues): T {
+  if (typeof value === 'string') return fillSite(value, values) as T;
+  if (Array.isArray(value)) return value.map((v) => fillDeep(v, values)) as T;
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillDeep(v, values)])) as T;
+  return value;
+}
+
+/**
+ * A catalogue's texts with the site's placeholders filled, but those the bundled English text
+ * has too: the templates fill those themselves (a number may become a link there).
+ */
+export function fillCatalogueTexts<T>(value: T, reference: unknown, values: PlaceholderValues): T {
+  if (typeof value === 'string') {
+    const own = typeof reference === 'string' ? reference : '';
+    return value.replace(PATTERN, (whole, name: SitePlaceholder) =>
+      own.includes(whole) ? whole : values[name],
+    ) as T;
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const ref = (typeof reference === 'object' && reference !== null ? reference : {}) as Record<
+      string,
+      unknown
+    >;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, fillCatalogueTexts(v, ref[k], values)]),
+    ) as T;
+  }
+  return value;
+}
