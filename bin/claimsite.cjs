@@ -27,7 +27,10 @@ if (argv[0] === 'generate') {
 // templates/ again if they changed since lib/ was compiled (a few milliseconds when they did
 // not): an edit is never ignored. An installed package has no sources and nothing to check.
 const sources = path.join(root, 'scripts', 'cli-sources.cjs');
-if (['generate', 'validate', 'audit', 'dev', 'serve'].includes(argv[0]) && existsSync(sources)) {
+if (
+  ['generate', 'validate', 'audit', 'dev', 'serve', 'init'].includes(argv[0]) &&
+  existsSync(sources)
+) {
   const result = require(sources).compileIfChanged(root);
   const hasLib = existsSync(path.join(root, 'lib', 'cli.cjs'));
   if (result?.compiled && !argv.includes('--quiet'))

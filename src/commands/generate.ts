@@ -27,11 +27,11 @@ interface GenerateFlags {
 }
 
 /** `claimsite generate`: the whole site into the output folder. */
-export function registerGenerate(program: Command, { io, bundledData, extras }: CommandContext) {
+export function registerGenerate(program: Command, { io, siteData, extras }: CommandContext) {
   program
     .command('generate')
     .description('build the whole site into the output folder')
-    .option('--data <dir>', 'data folder', parsePath, bundledData)
+    .option('--data <dir>', 'data folder', parsePath, siteData)
     .option('--out <dir>', 'output folder', parsePath, 'dist')
     .option(
       '--public <dir>',

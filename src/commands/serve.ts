@@ -22,7 +22,7 @@ interface ServeFlags {
 
 /** `claimsite serve` and `claimsite dev`: a built folder served as the hosts serve it. */
 export function registerServe(program: Command, context: CommandContext) {
-  const { bundledData } = context;
+  const { siteData } = context;
   const serveOptions = (cmd: Command) =>
     cmd
       .option('--dir <dir>', 'folder to serve (and, watching, to build into)', parsePath, 'dist')
@@ -30,7 +30,7 @@ export function registerServe(program: Command, context: CommandContext) {
       .option('--host <host>', 'address to listen on (0.0.0.0: every network)', '127.0.0.1')
       .option('--api <path>', 'where to mount the lead endpoint', '/api/lead')
       .option('--no-api', 'serve files only, without the lead endpoint')
-      .option('--data <dir>', 'data folder to build from when watching', parsePath, bundledData)
+      .option('--data <dir>', 'data folder to build from when watching', parsePath, siteData)
       .option(
         '--public <dir>',
         'public folder to copy in when watching, if it exists',

@@ -8,11 +8,11 @@ import { missingTrust, sampleData, sampleNotice, trustNotice } from '../site/sam
 import { baseUrlFrom, baseUrlOption, type CommandContext, parsePath } from './context.js';
 
 /** `claimsite validate`: checks the data set and says what it holds, writing nothing. */
-export function registerValidate(program: Command, { io, bundledData }: CommandContext) {
+export function registerValidate(program: Command, { io, siteData }: CommandContext) {
   program
     .command('validate')
     .description('check the data set and report what it holds, writing nothing')
-    .option('--data <dir>', 'data folder', parsePath, bundledData)
+    .option('--data <dir>', 'data folder', parsePath, siteData)
     .addOption(baseUrlOption())
     .action(async (opts: { data: string; baseUrl?: string }, cmd: Command) => {
       // The same site URL generate would use, so that what validates also builds.
