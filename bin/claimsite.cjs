@@ -47,6 +47,12 @@ if (
     process.exit(1);
   }
 }
+if (!existsSync(path.join(root, 'lib', 'cli.cjs'))) {
+  process.stderr.write(
+    'claimsite: lib/cli.cjs is missing: claimsite was not compiled. In a checkout, run npm run build. Installed from git, npm must be let run its prepare script, which compiles it: add "allowScripts": {"claimsite": true} to your package.json, then rm -rf node_modules/claimsite && npm install.\n',
+  );
+  process.exit(1);
+}
 const { requireWithCodeCache } = require('../lib/code-cache.cjs');
 const cli = requireWithCodeCache(path.join(root, 'lib', 'cli.cjs'));
 cli.exports.main(argv).then((code) => {

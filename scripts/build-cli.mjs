@@ -135,8 +135,16 @@ try {
   process.exit(1);
 }
 
-// lib/ is replaced whole (with the code cache of the bundle it held), in two renames.
+// lib/ is replaced whole (with the code cache of the bundle it held), in two renames. Another
+// compile of the same checkout may swap its own in meanwhile (two commands started at once): if
+// it compiled these same sources, its lib/ is as good as this one.
 const old = path.join(root, `lib.old-${process.pid}`);
-if (existsSync(lib)) renameSync(lib, old);
-renameSync(next, lib);
+try {
+  if (existsSync(lib)) renameSync(lib, old);
+  renameSync(next, lib);
+} catch (err) {
+  rmSync(next, { recursive: true, force: true });
+  const theirs = existsSync(path.join(lib, STAMP)) && readFileSync(path.join(lib, STAMP), 'utf8');
+  if (theirs !== sources) throw err;
+}
 rmSync(old, { recursive: true, force: true });

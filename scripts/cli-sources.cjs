@@ -103,9 +103,15 @@ function compileIfChanged(root) {
     encoding: 'utf8',
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  return r.status === 0
+  // Another command may have compiled the same sources at the same time.
+  return r.status === 0 || isCurrent(root)
     ? { compiled: true, report: '' }
-    : { compiled: false, report: (r.stderr || `exit code ${r.status}`).trim() };
+    : {
+        compiled: false,
+        report:
+          `${r.stderr ?? ''}`.trim() ||
+          `the compiler stopped: ${r.error ?? r.signal ?? `exit code ${r.status}`}`,
+      };
 }
 
 module.exports = { STAMP, sourcesHash, compileIfChanged };
