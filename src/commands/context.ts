@@ -58,6 +58,12 @@ export function siteData(bundledData: string, cwd = process.cwd()): string {
   return existsSync(path.join(cwd, 'data', 'site.json')) ? 'data' : bundledData;
 }
 
+/** --data, whose default is siteData's: named in the help by where it is found. */
+export const dataOption = (siteData: string, what = 'data folder') =>
+  new Option('--data <dir>', what)
+    .argParser(parsePath)
+    .default(siteData, "./data if it holds site.json, else claimsite's bundled data");
+
 /** The public folder: the default is used when it exists, one named on the command line must. */
 export function publicFolder(dir: string, named: boolean): string | null {
   if (existsSync(dir)) return dir;

@@ -8,6 +8,7 @@ import {
   baseUrlFrom,
   baseUrlOption,
   type CommandContext,
+  dataOption,
   formatBytes,
   parseCount,
   parsePath,
@@ -31,7 +32,7 @@ export function registerGenerate(program: Command, { io, siteData, extras }: Com
   program
     .command('generate')
     .description('build the whole site into the output folder')
-    .option('--data <dir>', 'data folder', parsePath, siteData)
+    .addOption(dataOption(siteData))
     .option('--out <dir>', 'output folder', parsePath, 'dist')
     .option(
       '--public <dir>',

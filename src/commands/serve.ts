@@ -7,7 +7,7 @@ import { startServer } from '../serve/server.js';
 import { startWatcher, type Watcher } from '../serve/watch.js';
 import { displayPath } from '../site/display-path.js';
 import { formatWhole } from '../site/format.js';
-import { type CommandContext, parsePath, parsePort, publicFolder } from './context.js';
+import { type CommandContext, dataOption, parsePath, parsePort, publicFolder } from './context.js';
 
 interface ServeFlags {
   dir: string;
@@ -30,7 +30,7 @@ export function registerServe(program: Command, context: CommandContext) {
       .option('--host <host>', 'address to listen on (0.0.0.0: every network)', '127.0.0.1')
       .option('--api <path>', 'where to mount the lead endpoint', '/api/lead')
       .option('--no-api', 'serve files only, without the lead endpoint')
-      .option('--data <dir>', 'data folder to build from when watching', parsePath, siteData)
+      .addOption(dataOption(siteData, 'data folder to build from when watching'))
       .option(
         '--public <dir>',
         'public folder to copy in when watching, if it exists',

@@ -5,14 +5,14 @@ import { formatWhole } from '../site/format.js';
 import { loadSite } from '../site/load.js';
 import { PROVINCES } from '../site/provinces.js';
 import { missingTrust, sampleData, sampleNotice, trustNotice } from '../site/sample.js';
-import { baseUrlFrom, baseUrlOption, type CommandContext, parsePath } from './context.js';
+import { baseUrlFrom, baseUrlOption, type CommandContext, dataOption } from './context.js';
 
 /** `claimsite validate`: checks the data set and says what it holds, writing nothing. */
 export function registerValidate(program: Command, { io, siteData }: CommandContext) {
   program
     .command('validate')
     .description('check the data set and report what it holds, writing nothing')
-    .option('--data <dir>', 'data folder', parsePath, siteData)
+    .addOption(dataOption(siteData))
     .addOption(baseUrlOption())
     .action(async (opts: { data: string; baseUrl?: string }, cmd: Command) => {
       // The same site URL generate would use, so that what validates also builds.
