@@ -1,8 +1,8 @@
 # One Node host serving the site and its lead endpoint (`claimsite serve`), as the README's deploy
 # guide describes. The site is built into the image; waiting leads live on a volume.
 #
-#   docker build -t claimsite .
-#   docker run -p 8080:8080 -v claimsite-outbox:/var/lib/claimsite \
+#   docker build --build-arg SITE_URL=https://www.example.ca -t claimsite .
+#   docker run -d -p 8080:8080 -v claimsite-outbox:/var/lib/claimsite \
 #     -e GHL_TOKEN=... -e GHL_LOCATION_ID=... -e SITE_ORIGIN=https://www.example.ca claimsite
 
 FROM node:22-bookworm-slim AS build
