@@ -2,7 +2,7 @@
 # guide describes. The site is built into the image; the leads' database lives on a volume.
 #
 #   docker build --build-arg SITE_URL=https://www.example.ca -t claimsite .
-#   docker run -p 8080:8080 -v claimsite-outbox:/var/lib/claimsite \
+#   docker run -d -p 8080:8080 -v claimsite-outbox:/var/lib/claimsite \
 #     -e GHL_TOKEN=... -e GHL_LOCATION_ID=... -e SITE_ORIGIN=https://www.example.ca claimsite
 
 FROM node:22-bookworm-slim AS build
@@ -12,7 +12,7 @@ COPY . .
 RUN npm ci --omit=dev --no-audit --no-fund
 # SITE_URL, if given as a build argument, sets the URL in canonical links and sitemap.xml.
 ARG SITE_URL
-RUN node bin/claimsite.cjs generate --out dist
+RUN node bin/claimsite.cjs generate --out dist --precompress
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production

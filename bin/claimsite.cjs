@@ -5,11 +5,12 @@
 // React's development build is many times slower and adds nothing to static output, so the
 // production build is chosen before React loads (an explicit NODE_ENV still wins).
 'use strict';
+const { existsSync } = require('node:fs');
 const path = require('node:path');
-const { requireWithCodeCache } = require('../lib/code-cache.cjs');
 
 process.env.NODE_ENV ??= 'production';
 const argv = process.argv.slice(2);
+const root = path.join(__dirname, '..');
 // V8 lets its heap grow to two or three times what is live before it collects it: on a site of
 // 100,000s of pages, hundreds of megabytes of garbage held. Growing it by 30% at a time keeps a
 // build's peak near what it holds (at 100 times the bundled data, from about 560 MB to about
@@ -21,7 +22,39 @@ if (argv[0] === 'generate') {
   require('node:v8').setFlagsFromString('--expose-gc');
   globalThis.gc ??= require('node:vm').runInNewContext('gc');
 }
-const cli = requireWithCodeCache(path.join(__dirname, '..', 'lib', 'cli.cjs'));
+
+// In a checkout of claimsite, a command that runs the site's code first compiles src/ and
+// templates/ again if they changed since lib/ was compiled (a few milliseconds when they did
+// not): an edit is never ignored. An installed package has no sources and nothing to check.
+const sources = path.join(root, 'scripts', 'cli-sources.cjs');
+if (
+  ['generate', 'validate', 'audit', 'dev', 'serve', 'init'].includes(argv[0]) &&
+  existsSync(sources)
+) {
+  const result = require(sources).compileIfChanged(root);
+  const hasLib = existsSync(path.join(root, 'lib', 'cli.cjs'));
+  if (result?.compiled && !argv.includes('--quiet'))
+    process.stderr.write('Compiled the CLI again: its sources changed since lib/ was made.\n');
+  else if (result && argv[0] === 'serve' && !argv.includes('--watch') && hasLib)
+    process.stderr.write(
+      `${result.report}\nclaimsite: src/ or templates/ do not compile: serving with the last good code.\n`,
+    );
+  // dev builds with the last good code and shows the error itself until the sources compile.
+  else if (result && !((argv[0] === 'dev' || argv[0] === 'serve') && hasLib)) {
+    process.stderr.write(
+      `${result.report}\nclaimsite: src/ or templates/ changed since the CLI was compiled and do not compile, so nothing was done: the last good code would not have your edit. Fix the error above and run the command again (npm run build compiles alone).\n`,
+    );
+    process.exit(1);
+  }
+}
+if (!existsSync(path.join(root, 'lib', 'cli.cjs'))) {
+  process.stderr.write(
+    'claimsite: lib/cli.cjs is missing: claimsite was not compiled. In a checkout, run npm run build. Installed from git, npm must be let run its prepare script, which compiles it: add "allowScripts": {"claimsite": true} to your package.json, then rm -rf node_modules/claimsite && npm install.\n',
+  );
+  process.exit(1);
+}
+const { requireWithCodeCache } = require('../lib/code-cache.cjs');
+const cli = requireWithCodeCache(path.join(root, 'lib', 'cli.cjs'));
 cli.exports.main(argv).then((code) => {
   process.exitCode = code;
   // A build compiles most of the code: the cache is kept from one.

@@ -6,7 +6,7 @@
 // one rebuild of that folder under new code (as after an upgrade: every page rendered in place).
 // Both sites build from copies in a temporary folder (1x: data/ as it is), never from data/.
 // Usage: npm run bench -- [--runs N] [--warmup N] [--only 1x|10x|Sx] [--scale S] [--node PATH]
-//   [--keep]
+//   [--keep] [--no-docs]
 // (defaults: 1 warm-up and 5 timed runs for 1x, 1 and 3 for 10x; --runs and --warmup set both)
 // --scale S adds a data set S times the bundled one (--scale 100: 16,800 cities, 384,568 pages with
 // the French ones), with 1 warm-up and 1 timed run, its sitemap checked: every file parses, and
@@ -37,6 +37,9 @@
 // generator builds it (scripts/plain-react.ts: every page rendered whole with
 // renderToStaticMarkup and written with writeFileSync), and checks that its pages are the same
 // bytes as the build's. Not at 10x, where it would take minutes.
+//
+// The report goes to stdout, and each size's table into docs/benchmarks.md, in place of that
+// size's last one (scripts/bench-docs.ts); --no-docs leaves the file as it is.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -63,6 +66,7 @@ import { drawingIdentity } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
 import type { CityRecord } from '../src/site/schema.js';
 import { absoluteUrl } from '../src/urls.js';
+import { markdownTable, writeBenchDocs } from './bench-docs.js';
 import { scaledData } from './scaled-data.js';
 
 const SCALE = 10;
@@ -180,7 +184,9 @@ const { values: opts } = parseArgs({
     scale: { type: 'string' },
     node: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    docs: { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
 const count = (v: string | undefined, fallback: number, min: number, name: string) => {
   if (v === undefined) return fallback;
@@ -492,10 +498,23 @@ const lines: string[] = [
   ...sitemapLines,
   '',
 ];
-const rows: string[][] = [
-  ['site', 'pages', 'bytes', 'median', 'min-max', 'ms/page', 'peak RSS', 'x floor', 'start-up', ''],
+const header = [
+  'site',
+  'pages',
+  'bytes',
+  'median',
+  'min-max',
+  'ms/page',
+  'peak RSS',
+  'x floor',
+  'start-up',
+  '',
 ];
+const rows: string[][] = [header];
+/** Each bench's rows, for its size's table in docs/benchmarks.md. */
+const rowsOf = new Map<Bench, string[][]>();
 for (const b of benches) {
+  const first = rows.length;
   const floorMs = median(b.floors.map((r) => r.ms));
   const row = (label: string, runs: Run[], bytes: number, note = '') => {
     const ms = median(runs.map((r) => r.ms));
@@ -560,6 +579,7 @@ for (const b of benches) {
       `(${fmt.format(b.files)} files; the write loop alone ${seconds(writeMs)})`,
     ),
   );
+  rowsOf.set(b, rows.slice(first));
 }
 const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
 for (const r of rows) {
@@ -575,6 +595,7 @@ for (const r of rows) {
 // The --scale run against issue 21's targets: time grows with the pages (within 5% of the 10x
 // build's, pro rata), memory stays under 400 MB, and a one-city edit rebuilds in under 5%.
 const tens = benches.find((b) => b.label === '10x');
+const targetLines = new Map<Bench, string[]>();
 for (const b of benches) {
   if (!scale || !b.label.startsWith(`${scale}x`) || !tens) continue;
   const full = median(b.builds.map((r) => r.ms));
@@ -585,20 +606,69 @@ for (const b of benches) {
   const incrRss = median(b.incremental.map((r) => r.rssKb)) * 1024;
   const incr = median(b.incremental.map((r) => r.ms)) / full;
   const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  lines.push(
-    '',
+  const targets = [
     `${b.label} against its targets:`,
     `  full build ${ratio.toFixed(2)} times the 10x build's (pages ${(b.pages / tens.pages).toFixed(2)} times; at most ${allowed.toFixed(1)}): ${mark(ratio <= allowed)}`,
     `  peak RSS ${mb(rss, 0)}, one-city edit ${mb(incrRss, 0)}, in place under new code ${mb(upgradeRss, 0)} (each under 400 MB): ${mark(Math.max(rss, incrRss, upgradeRss) < 400 * 1024 * 1024)}`,
     `  one-city edit ${(incr * 100).toFixed(1)}% of the full build (under 5%): ${mark(incr < 0.05)}`,
-  );
+  ];
+  targetLines.set(b, targets);
+  lines.push('', ...targets);
 }
 console.log(lines.join('\n'));
+
+if (opts.docs) {
+  const file = path.join(root, 'docs', 'benchmarks.md');
+  await writeBenchDocs(file, docsSections());
+  log(`\nWrote the tables of ${[...new Set(benches.map(baseLabel))].join(', ')} into ${file}`);
+}
 
 if (opts.keep) log(`\nKept ${tmp}`);
 else {
   log(`\nRemoving ${tmp} ...`);
   await rm(tmp, { recursive: true, force: true });
+}
+
+/** A bench's size, without the Node version a --node run adds to its label. */
+function baseLabel(b: Bench): string {
+  return b.label.split(' ')[0] ?? b.label;
+}
+
+/** One section per size for docs/benchmarks.md: how it was measured, its table, its targets. */
+function docsSections(): Array<{ label: string; text: string }> {
+  const commit = spawnSync('git', ['describe', '--always', '--dirty'], {
+    cwd: root,
+    encoding: 'utf8',
+  }).stdout.trim();
+  const machine =
+    `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ` +
+    `${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}, ${os.platform()}`;
+  const when = `${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const load = `load average ${loadAtStart[0]?.toFixed(2)} at the start, ${loadAtEnd[0]?.toFixed(2)} at the end`;
+  return [...new Set(benches.map(baseLabel))].map((label) => {
+    const group = benches.filter((b) => baseLabel(b) === label);
+    const [b] = group;
+    const runs = b ? `${b.warmup} warm-up and ${b.runs} timed runs, medians` : '';
+    const table = markdownTable([
+      ['build', ...header.slice(1)],
+      ...group.flatMap((g) => rowsOf.get(g) ?? []),
+    ]);
+    const extra = [
+      ...sitemapLines.filter((l) => l.startsWith(label)),
+      ...group.flatMap((g) => targetLines.get(g) ?? []),
+    ];
+    return {
+      label,
+      text: [
+        `### ${label}: ${fmt.format(b?.pages ?? 0)} pages, ${fmt.format(b?.cities ?? 0)} cities`,
+        '',
+        `\`npm run bench\` on ${when}, commit ${commit || 'unknown'}, lib/cli.cjs ${codeAtStart}: ${machine}; ${load}; ${runs}. incr: the description of ${edited?.name} edited; new code: every page rendered in place, as after an upgrade.`,
+        '',
+        table,
+        ...(extra.length > 0 ? ['', '```', ...extra, '```'] : []),
+      ].join('\n'),
+    };
+  });
 }
 
 /** Which code the builds ran: lib/cli.cjs may be rebuilt by someone else while this runs. */

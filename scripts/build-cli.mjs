@@ -3,8 +3,9 @@
 //
 // It compiles into a folder of its own and swaps it in only when everything compiled: a typo in a
 // template reports the error and leaves the last good lib/ to run. When lib/ was compiled from
-// exactly the current sources (their hash is kept in lib/.sources), it does nothing, so
-// `npm run generate` starts at once; `--force` compiles anyway.
+// exactly the current sources (their hash is kept in lib/.sources; what they are is
+// scripts/cli-sources.cjs's), it does nothing, so `npm run generate` starts at once; `--force`
+// compiles anyway.
 //
 // The dependencies are bundled in: Node's module loader resolves, reads and links each of their
 // several hundred files one by one, which took longer than everything else a
@@ -15,7 +16,15 @@
 // compile cache for modules, and src/code-cache.ts is that loader, CommonJS too, so that no ES
 // module loader starts); the workers are small or rarely started, and stay ES modules.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,41 +33,12 @@ import { latin1Source } from './latin1-source.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lib = path.join(root, 'lib');
-const STAMP = '.sources';
+const { STAMP, sourcesHash } = createRequire(import.meta.url)('./cli-sources.cjs');
 
-/** A hash of everything the compiled CLI is made from. */
-function sourcesHash() {
-  const hash = createHash('sha256');
-  const add = (rel) => {
-    const abs = path.join(root, rel);
-    if (!existsSync(abs)) return;
-    const entries = readdirSync(abs, { withFileTypes: true, recursive: true })
-      .filter((e) => e.isFile())
-      .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
-      .sort();
-    for (const file of entries)
-      hash
-        .update(file)
-        .update('\0')
-        .update(readFileSync(path.join(root, file)));
-  };
-  for (const dir of ['src', 'templates']) add(dir);
-  for (const file of [
-    'package.json',
-    'package-lock.json',
-    'scripts/build-cli.mjs',
-    'scripts/latin1-source.mjs',
-    'tsconfig.json',
-  ])
-    hash
-      .update(file)
-      .update('\0')
-      .update(existsSync(path.join(root, file)) ? readFileSync(path.join(root, file)) : '');
-  hash.update(process.version);
-  return hash.digest('hex');
-}
-
-const sources = sourcesHash();
+// The stamp's time is when the hash was taken: a source saved while this compiles is newer, and
+// bin/claimsite.cjs finds it (see cli-sources.cjs).
+const hashedAt = new Date();
+const sources = sourcesHash(root);
 const current = (() => {
   try {
     return readFileSync(path.join(lib, STAMP), 'utf8') === sources;
@@ -66,7 +46,10 @@ const current = (() => {
     return false;
   }
 })();
-if (current && !process.argv.includes('--force')) process.exit(0);
+if (current && !process.argv.includes('--force')) {
+  utimesSync(path.join(lib, STAMP), hashedAt, hashedAt);
+  process.exit(0);
+}
 
 const next = path.join(root, `lib.next-${process.pid}`);
 rmSync(next, { recursive: true, force: true });
@@ -157,6 +140,7 @@ try {
   const { writePrebuiltClient } = createRequire(import.meta.url)(path.join(next, 'cli.cjs'));
   await writePrebuiltClient(root, next);
   writeFileSync(path.join(next, STAMP), sources);
+  utimesSync(path.join(next, STAMP), hashedAt, hashedAt);
 } catch (err) {
   rmSync(next, { recursive: true, force: true });
   // esbuild has printed what failed and where; the last good lib/ stays.
@@ -167,8 +151,16 @@ try {
   process.exit(1);
 }
 
-// lib/ is replaced whole (with the code cache of the bundle it held), in two renames.
+// lib/ is replaced whole (with the code cache of the bundle it held), in two renames. Another
+// compile of the same checkout may swap its own in meanwhile (two commands started at once): if
+// it compiled these same sources, its lib/ is as good as this one.
 const old = path.join(root, `lib.old-${process.pid}`);
-if (existsSync(lib)) renameSync(lib, old);
-renameSync(next, lib);
+try {
+  if (existsSync(lib)) renameSync(lib, old);
+  renameSync(next, lib);
+} catch (err) {
+  rmSync(next, { recursive: true, force: true });
+  const theirs = existsSync(path.join(lib, STAMP)) && readFileSync(path.join(lib, STAMP), 'utf8');
+  if (theirs !== sources) throw err;
+}
 rmSync(old, { recursive: true, force: true });

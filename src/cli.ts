@@ -2,8 +2,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { registerAudit } from './commands/audit.js';
-import { type CliExtras, type CliIo, type CommandContext, defaultIo } from './commands/context.js';
+import {
+  type CliExtras,
+  type CliIo,
+  type CommandContext,
+  defaultIo,
+  siteData,
+} from './commands/context.js';
 import { registerGenerate } from './commands/generate.js';
+import { registerInit } from './commands/init.js';
 import { registerLeads } from './commands/leads.js';
 import { registerServe } from './commands/serve.js';
 import { registerValidate } from './commands/validate.js';
@@ -32,6 +39,7 @@ export async function main(
     io,
     root,
     bundledData: path.join(root, 'data'),
+    siteData: siteData(path.join(root, 'data')),
     extras,
     setExitCode: (code) => {
       exitCode = code;
@@ -54,6 +62,7 @@ export async function main(
     registerValidate,
     registerServe,
     registerLeads,
+    registerInit,
   ])
     register(program, context);
 

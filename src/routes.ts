@@ -14,6 +14,9 @@ import { links, type TopPage } from './urls.js';
 
 export type ChangeFreq = 'daily' | 'weekly' | 'monthly';
 
+/** The cities the City Not Found screen offers (SPEC §2), by slug: those the data has. */
+export const NOT_FOUND_CITIES = ['toronto', 'vancouver', 'montreal', 'calgary'];
+
 /** How many nearby cities an area page links to. */
 export const NEARBY = 6;
 
@@ -345,7 +348,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'not-found',
-    reads: none,
+    reads: (_, site) => NOT_FOUND_CITIES.map((slug) => site.bySlug.get(slug)?.name ?? null),
     sitemap: null,
     pages: (site) => [
       {

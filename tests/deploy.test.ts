@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { cp, mkdir, readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'libsql';
 import { parse } from 'smol-toml';
@@ -11,7 +11,7 @@ import { buildPages } from '../src/pages.js';
 import { HEALTH_PATH } from '../src/serve/server.js';
 import { loadSite } from '../src/site/load.js';
 import { startFakeCrm } from './fake-crm.js';
-import { FIXTURE_DATA, ROOT, runCli, tempDir } from './helpers.js';
+import { BIN, editJson, FIXTURE_DATA, ROOT, runCli, tempDir } from './helpers.js';
 import { sampleClaim } from './lead/sample.js';
 
 /** The Dockerfile's instructions of the last stage, the one the container runs. */
@@ -241,5 +241,113 @@ describe('netlify.toml', () => {
       // Not forced: only where no file matches, as Netlify's shadowing rule has it.
       expect(toml.redirects).toContainEqual({ from: `/${prefix}/*`, to: page.path, status: 404 });
     }
+  });
+});
+
+/** The shell blocks of the README's recipe that starts with `**${title}`. */
+async function recipe(title: string): Promise<string[]> {
+  const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf(`**${title}`);
+  const end = readme.indexOf('\n**', start + 1);
+  expect(start).toBeGreaterThan(0);
+  return [...readme.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+}
+
+describe("the README's recipes, to the letter", () => {
+  it('GitHub Pages: on a fresh clone with no gh-pages branch, then again, and from another clone', async () => {
+    const [once, deploy] = await recipe('GitHub Pages');
+    expect(once).toContain('gh-pages');
+    expect(deploy).toContain('npm run generate');
+    const dir = await tempDir();
+    const data = path.join(dir, 'data');
+    await cp(FIXTURE_DATA, data, { recursive: true });
+    const env = {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'Owner',
+      GIT_AUTHOR_EMAIL: 'owner@example.org',
+      GIT_COMMITTER_NAME: 'Owner',
+      GIT_COMMITTER_EMAIL: 'owner@example.org',
+    };
+    const run = (cwd: string, file: string, ...args: string[]) =>
+      execFileSync(file, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    // A project whose `npm run generate` builds with this checkout's CLI, pushed to its origin.
+    const project = path.join(dir, 'project');
+    await mkdir(project);
+    await writeFile(
+      path.join(project, 'package.json'),
+      JSON.stringify({
+        name: 'site',
+        private: true,
+        scripts: { generate: `node ${BIN} generate --data ${data} --no-audit --quiet` },
+      }),
+    );
+    const origin = path.join(dir, 'origin.git');
+    run(dir, 'git', 'init', '-q', '--bare', '-b', 'main', origin);
+    run(project, 'git', 'init', '-q', '-b', 'main');
+    run(project, 'git', 'add', '-A');
+    run(project, 'git', 'commit', '-q', '-m', 'Project');
+    run(project, 'git', 'push', '-q', origin, 'main');
+    const published = () =>
+      run(dir, 'git', '--git-dir', origin, 'ls-tree', '-r', '--name-only', 'gh-pages').split('\n');
+
+    const clone = (name: string) => {
+      run(dir, 'git', 'clone', '-q', origin, name);
+      return path.join(dir, name);
+    };
+    const first = clone('first');
+    run(first, 'bash', '-euo', 'pipefail', '-c', once ?? '');
+    run(first, 'bash', '-euo', 'pipefail', '-c', deploy ?? '');
+    expect(published()).toEqual(expect.arrayContaining(['index.html', 'toronto/index.html']));
+    expect(published()).toContain('blog/public-adjuster-fees-explained/index.html');
+
+    // The next deploy from the same clone: a page the data no longer makes leaves the branch.
+    await rm(path.join(data, 'posts/public-adjuster-fees-explained.md'));
+    run(first, 'bash', '-euo', 'pipefail', '-c', deploy ?? '');
+    expect(published()).not.toContain('blog/public-adjuster-fees-explained/index.html');
+    expect(published()).toContain('toronto/index.html');
+
+    // Another fresh clone, the branch now on the remote: its history goes on.
+    const second = clone('second');
+    await editJson(data, 'site.json', (s: { siteName: string }) => {
+      s.siteName = 'Second Clone Claims';
+    });
+    run(second, 'bash', '-euo', 'pipefail', '-c', once ?? '');
+    run(second, 'bash', '-euo', 'pipefail', '-c', deploy ?? '');
+    const log = run(dir, 'git', '--git-dir', origin, 'log', '--format=%s', 'gh-pages').split('\n');
+    expect(log.filter(Boolean)).toEqual(['Site', 'Site', 'Site']);
+    expect(run(dir, 'git', '--git-dir', origin, 'show', 'gh-pages:index.html')).toContain(
+      'Second Clone Claims',
+    );
+  }, 120_000);
+
+  it("Docker: the Dockerfile's own comment is the README's recipe, the site URL given", async () => {
+    const [commands] = await recipe('One Node host serving both');
+    const dockerfile = await readFile(path.join(ROOT, 'Dockerfile'), 'utf8');
+    const commented = dockerfile
+      .split('\n')
+      .filter((l) => /^# {3}/.test(l))
+      .map((l) => l.replace(/^# {3}/, ''))
+      .join('\n');
+    expect(`${commented}\n`).toBe(commands);
+    expect(commented).toMatch(/^docker build --build-arg SITE_URL=\S+ /m);
+  });
+
+  it('Docker: the build context holds no .env file', async () => {
+    const patterns = (await readFile(path.join(ROOT, '.dockerignore'), 'utf8'))
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
+    // Docker's patterns are Go's filepath.Match globs, rooted at the context.
+    const ignored = (file: string) =>
+      patterns.some((p) =>
+        new RegExp(
+          `^${p
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*\*\//g, '(.*/)?')
+            .replace(/\*/g, '[^/]*')}$`,
+        ).test(file),
+      );
+    for (const file of ['.env', '.env.production', '.env.local', 'deploy/.env'])
+      expect(ignored(file), file).toBe(true);
+    expect(ignored('package.json')).toBe(false);
   });
 });

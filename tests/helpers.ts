@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { renameSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -140,4 +140,30 @@ export function writtenManifest(
   const read = PreviousManifest.read(outDir);
   if (!read) throw new Error('no manifest read back');
   return read;
+}
+
+/**
+ * A copy of this checkout (its code, data and scripts; node_modules linked), compiled: a test may
+ * edit its sources without touching the repository's.
+ */
+export async function checkoutCopy(): Promise<string> {
+  const pkg = await tempDir('claimsite-pkg-');
+  for (const f of [
+    'src',
+    'templates',
+    'data',
+    'scripts',
+    'bin',
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+  ])
+    await cp(path.join(ROOT, f), path.join(pkg, f), { recursive: true });
+  await symlink(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
+  const built = spawnSync(process.execPath, [path.join(pkg, 'scripts/build-cli.mjs')], {
+    cwd: pkg,
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`the copy did not compile: ${built.stderr}`);
+  return pkg;
 }

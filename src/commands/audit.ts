@@ -12,16 +12,16 @@ import {
 import { buildPages } from '../pages.js';
 import { displayPath } from '../site/display-path.js';
 import { loadSite } from '../site/load.js';
-import { type CommandContext, parsePath } from './context.js';
+import { type CommandContext, dataOption, parsePath } from './context.js';
 
 /** `claimsite audit`: the content audit of a built site. */
-export function registerAudit(program: Command, { io, bundledData }: CommandContext) {
+export function registerAudit(program: Command, { io, siteData }: CommandContext) {
   program
     .command('audit')
     .description(
       'measure how much of each indexable page of a built site is its own, and find near-duplicates',
     )
-    .option('--data <dir>', 'data folder the site was built from', parsePath, bundledData)
+    .addOption(dataOption(siteData, 'data folder the site was built from'))
     .option('--dir <dir>', 'built folder', parsePath, 'dist')
     .option('--strict', 'exit 1 if a page breaks the thresholds')
     .action(async (opts: { data: string; dir: string; strict?: boolean }) => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { generate } from '../generate/generate.js';
@@ -39,12 +40,29 @@ export interface CommandContext {
   io: CliIo;
   /** The claimsite package's own folder. */
   root: string;
-  /** The data set bundled with claimsite, the default of every --data. */
+  /** The data set bundled with claimsite: what `init` starts a site from. */
   bundledData: string;
+  /** The default of every --data: the site folder's data, else the bundled data (siteData). */
+  siteData: string;
   extras: CliExtras;
   /** For a command that completed but has something to report (leads still waiting). */
   setExitCode(code: number): void;
 }
+
+/**
+ * The data a command reads without --data: in a site folder (one `claimsite init` made, or a
+ * checkout of claimsite), its own `data/`; anywhere else, the data set bundled with claimsite.
+ * A site folder is the working folder when it holds `data/site.json`.
+ */
+export function siteData(bundledData: string, cwd = process.cwd()): string {
+  return existsSync(path.join(cwd, 'data', 'site.json')) ? 'data' : bundledData;
+}
+
+/** --data, whose default is siteData's: named in the help by where it is found. */
+export const dataOption = (siteData: string, what = 'data folder') =>
+  new Option('--data <dir>', what)
+    .argParser(parsePath)
+    .default(siteData, "./data if it holds site.json, else claimsite's bundled data");
 
 /** The public folder: the default is used when it exists, one named on the command line must. */
 export function publicFolder(dir: string, named: boolean): string | null {

@@ -8,6 +8,7 @@ import {
   baseUrlFrom,
   baseUrlOption,
   type CommandContext,
+  dataOption,
   formatBytes,
   parseCount,
   parsePath,
@@ -28,11 +29,11 @@ interface GenerateFlags {
 }
 
 /** `claimsite generate`: the whole site into the output folder. */
-export function registerGenerate(program: Command, { io, bundledData, extras }: CommandContext) {
+export function registerGenerate(program: Command, { io, siteData, extras }: CommandContext) {
   program
     .command('generate')
     .description('build the whole site into the output folder')
-    .option('--data <dir>', 'data folder', parsePath, bundledData)
+    .addOption(dataOption(siteData))
     .option('--out <dir>', 'output folder', parsePath, 'dist')
     .option(
       '--public <dir>',

@@ -8,7 +8,7 @@ import { startServer } from '../serve/server.js';
 import { startWatcher, type Watcher } from '../serve/watch.js';
 import { displayPath } from '../site/display-path.js';
 import { formatWhole } from '../site/format.js';
-import { type CommandContext, parsePath, parsePort, publicFolder } from './context.js';
+import { type CommandContext, dataOption, parsePath, parsePort, publicFolder } from './context.js';
 
 interface ServeFlags {
   dir: string;
@@ -23,7 +23,7 @@ interface ServeFlags {
 
 /** `claimsite serve` and `claimsite dev`: a built folder served as the hosts serve it. */
 export function registerServe(program: Command, context: CommandContext) {
-  const { bundledData } = context;
+  const { siteData } = context;
   const serveOptions = (cmd: Command) =>
     cmd
       .option('--dir <dir>', 'folder to serve (and, watching, to build into)', parsePath, 'dist')
@@ -31,7 +31,7 @@ export function registerServe(program: Command, context: CommandContext) {
       .option('--host <host>', 'address to listen on (0.0.0.0: every network)', '127.0.0.1')
       .option('--api <path>', 'where to mount the lead endpoint', '/api/lead')
       .option('--no-api', 'serve files only, without the lead endpoint')
-      .option('--data <dir>', 'data folder to build from when watching', parsePath, bundledData)
+      .addOption(dataOption(siteData, 'data folder to build from when watching'))
       .option(
         '--public <dir>',
         'public folder to copy in when watching, if it exists',

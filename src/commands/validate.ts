@@ -9,16 +9,17 @@ import {
   baseUrlFrom,
   baseUrlOption,
   type CommandContext,
+  dataOption,
   parsePath,
   publicFolder,
 } from './context.js';
 
 /** `claimsite validate`: checks the data set and says what it holds, writing nothing. */
-export function registerValidate(program: Command, { io, bundledData }: CommandContext) {
+export function registerValidate(program: Command, { io, siteData }: CommandContext) {
   program
     .command('validate')
     .description('check the data set and report what it holds, writing nothing')
-    .option('--data <dir>', 'data folder', parsePath, bundledData)
+    .addOption(dataOption(siteData))
     .option('--public <dir>', 'public folder, where the logo is, if it exists', parsePath, 'public')
     .addOption(baseUrlOption())
     .action(async (opts: { data: string; public: string; baseUrl?: string }, cmd: Command) => {

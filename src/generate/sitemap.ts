@@ -28,8 +28,8 @@ export interface SitemapPage {
  * files (sitemap-1.xml, …) and sitemap.xml as their index.
  *
  * Written directly: four elements a URL need no library, and the `sitemap` package's streams
- * and URL normalising cost more than the rest of it (README, Performance). The tests parse the result with
- * that package and validate it against the sitemaps.org schema.
+ * and URL normalising cost more than the rest of it (docs/how-a-build-works.md). The tests
+ * parse the result with that package and validate it against the sitemaps.org schema.
  */
 export function buildSitemaps(
   site: Site,

@@ -9,7 +9,7 @@ import { serializeJsonLd } from './jsonld.js';
 /**
  * The document's <head>, written as text: the shell around what React renders. Every page has
  * one, and React 19 handles each <title>, <meta> and <link> as an element it may hoist; as
- * text it costs next to nothing (README, Performance). Values are escaped as React
+ * text it costs next to nothing (docs/how-a-build-works.md). Values are escaped as React
  * escapes them, so the markup reads the same.
  */
 export function documentHead(ctx: PageContext, jsonLd: readonly object[]): string {

@@ -3,8 +3,8 @@ import { formatPhoneFr, type Phone } from './phone.js';
 /**
  * Whole numbers as en-CA writes them, 1,234,567, dollar amounts, $45,000, and dates, November
  * 22, 2026. Intl would do it, but each of its formatters is slow to start in every process
- * (README, Performance); these are the only formats the site shows (the tests hold them to
- * Intl's output).
+ * (docs/how-a-build-works.md); these are the only formats the site shows (the tests hold them
+ * to Intl's output).
  */
 export function formatWhole(n: number): string {
   const digits = String(Math.abs(Math.round(n)));

@@ -46,7 +46,8 @@ export interface Facts {
 export function loadFacts(
   dataDir: string,
   rel: (f: string) => string,
-  citySlugs: ReadonlySet<string>,
+  /** Every city slug the data names; null when a city file could not be read (see loadCities). */
+  citySlugs: ReadonlySet<string> | null,
   issues: DataIssue[],
 ): Facts | undefined {
   /** A data file that may be absent, parsed; `absent` when it is; undefined when it is wrong. */
@@ -79,7 +80,7 @@ export function loadFacts(
   const catastrophes = optional('catastrophes.json', catastrophesSchema, []);
   catastrophes?.forEach((c, i) => {
     c.cities.forEach((slug, k) => {
-      if (!citySlugs.has(slug))
+      if (citySlugs && !citySlugs.has(slug))
         issues.push({
           file: shown,
           record: `${c.year} ${c.name}`,
@@ -95,7 +96,7 @@ export function loadFacts(
   const localFile = path.join(dataDir, 'local-facts.json');
   const local = optional('local-facts.json', localFactsSchema, {});
   for (const slug of Object.keys(local ?? {}))
-    if (!citySlugs.has(slug))
+    if (citySlugs && !citySlugs.has(slug))
       issues.push({
         file: rel(localFile),
         record: slug,

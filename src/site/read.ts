@@ -4,6 +4,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { parse as parseJsonAst } from '@humanwhocodes/momoa';
 import type { z } from 'zod';
 import type { DataIssue } from './errors.js';
+import { dataMessage } from './issue-messages.js';
 import { RecordDigests } from './record-bytes.js';
 
 /**
@@ -154,17 +155,17 @@ export function parseRecord<S extends z.ZodType>(
   issues: DataIssue[],
 ): z.infer<S> | undefined {
   if (raw === undefined) return undefined;
-  const result = schema.safeParse(raw);
+  const result = schema.safeParse(raw, { error: dataMessage });
   if (result.success) return result.data;
   for (const issue of result.error.issues) {
+    // An unknown field is named as the field, not as the object that holds it.
     const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
     const field = [...issue.path, ...keys].map(String).join('.') || null;
+    // Missing, whatever the schema says of a value of the wrong kind.
     const message =
-      issue.code === 'unrecognized_keys'
-        ? 'is not a known field'
-        : issue.code === 'invalid_type' && valueAt(raw, issue.path) === undefined
-          ? 'is required'
-          : issue.message;
+      issue.code === 'invalid_type' && valueAt(raw, issue.path) === undefined
+        ? 'is required'
+        : issue.message;
     issues.push({ file, record, field, message });
   }
   return undefined;

@@ -1,9 +1,7 @@
 import { fillParts } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
+import { NOT_FOUND_CITIES } from '../../src/routes.js';
 import { Layout } from '../layout/Layout.js';
-
-/** The cities the City Not Found screen offers, by slug. */
-const QUICK = ['toronto', 'vancouver', 'montreal', 'calgary'];
 
 /**
  * 404.html. The City Not Found screen shows by default; the browser script looks the first path
@@ -12,8 +10,8 @@ const QUICK = ['toronto', 'vancouver', 'montreal', 'calgary'];
 export function NotFoundPage(ctx: PageContext) {
   const { t, links } = ctx.site;
   const n = t.notFound;
-  // The most requested cities, named as the page's language names them.
-  const quick = QUICK.map((slug) => ctx.site.bySlug.get(slug) ?? { slug, name: slug });
+  // The most requested cities the data has, named as the page's language names them.
+  const quick = NOT_FOUND_CITIES.flatMap((slug) => ctx.site.bySlug.get(slug) ?? []);
   return (
     <Layout ctx={ctx}>
       <section

@@ -1,17 +1,19 @@
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../src/generate/generate.js';
 import { displayPath } from '../../src/site/display-path.js';
 import { DataError, type DataIssue } from '../../src/site/errors.js';
 import { loadSite } from '../../src/site/load.js';
-import { FIXTURE_DATA, tempDir } from '../helpers.js';
+import { BUNDLED_DATA, FIXTURE_DATA, tempDir } from '../helpers.js';
 
 type Rec = Record<string, unknown>;
 
 /** Copies the fixture data, lets `edit` change Ontario's cities (and anything else), loads it. */
 async function loadEdited(
   edit: (ctx: { on: Rec[]; bc: Rec[]; national: Rec; dir: string }) => void | Promise<void>,
+  /** false when `edit` moves bc.json away itself. */
+  writeBc = true,
 ): Promise<{ issues: DataIssue[]; dir: string }> {
   const dir = path.join(await tempDir(), 'data');
   await cp(FIXTURE_DATA, dir, { recursive: true });
@@ -21,7 +23,7 @@ async function loadEdited(
   const national: Rec = await read('national.json');
   await edit({ on, bc, national, dir });
   await writeFile(path.join(dir, 'cities/on.json'), JSON.stringify(on));
-  await writeFile(path.join(dir, 'cities/bc.json'), JSON.stringify(bc));
+  if (writeBc) await writeFile(path.join(dir, 'cities/bc.json'), JSON.stringify(bc));
   await writeFile(path.join(dir, 'national.json'), JSON.stringify(national));
   try {
     await loadSite(dir);
@@ -87,7 +89,14 @@ describe('data rules reject a bad record and name file, record and field', () =>
       ({ on }) => Object.assign(on[0] ?? {}, { provinceCode: 'QC' }),
       'toronto',
       'provinceCode',
-      /must be ON for Ontario/,
+      /is QC but the file holds ON cities \(Ontario\): must be ON$/,
+    ],
+    [
+      'a province that does not match the file and its code',
+      ({ on }) => Object.assign(on[0] ?? {}, { province: 'Quebec' }),
+      'toronto',
+      'province',
+      /is "Quebec" but the file holds ON cities \(Ontario\): must be "Ontario"$/,
     ],
     [
       'a date that is not ISO',
@@ -220,7 +229,21 @@ describe('data rules reject a bad record and name file, record and field', () =>
         Object.assign(on[0] ?? {}, { province: 'Quebec', provinceCode: 'QC', id: 'qc-toronto' }),
       'toronto',
       'provinceCode',
-      /the file holds ON cities/,
+      /is QC \(Quebec\) but the file holds ON cities \(Ontario\): move the city to qc.json$/,
+    ],
+    [
+      "zod's words for a value of the wrong kind",
+      ({ on }) => Object.assign(on[0] ?? {}, { population: '2794356' }),
+      'toronto',
+      'population',
+      /^must be a number, not text \("2794356"\)$/,
+    ],
+    [
+      "zod's words for a list too short",
+      ({ on }) => Object.assign(on[0] ?? {}, { descriptionSources: [] }),
+      'toronto',
+      'descriptionSources',
+      /^must list at least one$/,
     ],
   ];
 
@@ -234,7 +257,7 @@ describe('data rules reject a bad record and name file, record and field', () =>
     });
   }
 
-  it('a duplicate slug across files', async () => {
+  it('a duplicate slug across files names both records and both files', async () => {
     const r = await loadEdited(({ on, bc }) => {
       bc.push({
         ...on[0],
@@ -244,8 +267,16 @@ describe('data rules reject a bad record and name file, record and field', () =>
         description: 'Another one.',
       });
     });
-    const found = r.issues.find((i) => i.field === 'slug' && i.record === 'toronto');
-    expect(found?.message).toBe('"toronto" is used by another city');
+    // Files are read in name order: the later one's record is reported, and the message names
+    // the earlier record and its file.
+    expect(r.issues).toEqual([
+      {
+        file: displayPath(path.join(r.dir, ON)),
+        record: 'toronto',
+        field: 'slug',
+        message: `"toronto" is also the slug of Toronto (record toronto in ${displayPath(path.join(r.dir, 'cities', 'bc.json'))})`,
+      },
+    ]);
   });
 
   it('a description used twice', async () => {
@@ -256,9 +287,99 @@ describe('data rules reject a bad record and name file, record and field', () =>
       expect.objectContaining({
         record: 'ottawa',
         field: 'description',
-        message: "is the same as toronto's",
+        message: 'is the same as the description of Toronto (record toronto in this file)',
       }),
     );
+  });
+
+  it("says zod's rules in our words, whatever the kind of value", async () => {
+    const r = await loadEdited(({ on, national }) => {
+      Object.assign(on[0] ?? {}, {
+        name: 3,
+        coordinates: [43.6, -79.4],
+        areas: 'Scarborough',
+        descriptionSources: [{ publisher: 'x', url: 'https://example.org', extra: 1 }, 'x'],
+      });
+      Object.assign(on[1] ?? {}, { population: true, sources: { coordinates: null } });
+      national.areas = [1];
+    });
+    const messages = r.issues.map((i) => `${i.field}: ${i.message}`);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'name: must be text in quotes, not the number 3',
+        'coordinates: must be an object ({ … }), not a list',
+        'areas: must be a list ([ … ]), not text ("Scarborough")',
+        'descriptionSources.0.extra: is not a known field',
+        'descriptionSources.1: must be an object ({ … }), not text ("x")',
+        'population: must be a number, not true',
+        'sources.coordinates: must be an object ({ … }), not null',
+        'areas.0: must be text in quotes, not the number 1',
+      ]),
+    );
+    // None of zod's own sentences ("Invalid input: expected number, received string").
+    for (const m of messages) expect(m).not.toMatch(/Invalid|expected|received|Too (small|big)/);
+  });
+
+  it('a city file not named for its province says the name it must have', async () => {
+    const r = await loadEdited(async ({ dir }) => {
+      await writeFile(
+        path.join(dir, 'cities/bc-extra.json'),
+        await readFile(path.join(dir, 'cities/bc.json')),
+      );
+      await rm(path.join(dir, 'cities/bc.json'));
+    }, false);
+    expect(r.issues).toEqual([
+      {
+        file: displayPath(path.join(r.dir, 'cities', 'bc-extra.json')),
+        record: null,
+        field: null,
+        message:
+          "must be named bc.json: city files are named by their province's or territory's code, and its cities are in British Columbia",
+      },
+    ]);
+  });
+
+  it('a city file beside the one it belongs in says so', async () => {
+    const r = await loadEdited(async ({ dir, bc }) => {
+      await writeFile(path.join(dir, 'cities/pei-extra.json'), JSON.stringify([]));
+      await writeFile(
+        path.join(dir, 'cities/bc-more.json'),
+        JSON.stringify(bc.map((c) => ({ ...c, slug: `${c.slug}-x`, name: `${c.name} X` }))),
+      );
+    });
+    const about = (f: string) =>
+      r.issues.find((i) => i.file === displayPath(path.join(r.dir, 'cities', f)) && !i.record);
+    expect(about('bc-more.json')?.message).toMatch(
+      /^must be named bc.json: .* \(bc.json exists: move its cities there\)$/,
+    );
+    expect(about('pei-extra.json')?.message).toMatch(
+      /^is not named for a province or territory: .*\(ab.json, bc.json, .*, pe.json, .*\)$/,
+    );
+  });
+
+  it('one file that is not JSON is the one problem reported: no other file blames the cities it holds', async () => {
+    // The bundled data: its catastrophes name Ontario's cities, which are in the broken file.
+    const dir = path.join(await tempDir(), 'data');
+    await cp(BUNDLED_DATA, dir, { recursive: true });
+    const on = path.join(dir, 'cities/on.json');
+    await writeFile(
+      on,
+      (await readFile(on, 'utf8')).replace('"slug": "toronto",', '"slug": "toronto",,'),
+    );
+    const issues = await loadSite(dir).then(
+      () => [],
+      (err: unknown) => (err instanceof DataError ? err.issues : Promise.reject(err)),
+    );
+    expect(issues).toEqual([
+      {
+        file: displayPath(on),
+        record: null,
+        field: null,
+        message: expect.stringMatching(
+          /^is not valid JSON at line \d+, column \d+: unexpected ","$/,
+        ),
+      },
+    ]);
   });
 
   it('canada without all 13 provinces and territories', async () => {
