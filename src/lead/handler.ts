@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { langOfPath } from '../i18n/lang.js';
 import { LEAD_PAGES, links } from '../urls.js';
 import { type Alert, createAlerts } from './alerts.js';
+import { tooFast, turnstileTokenOf, verifyTurnstile } from './bots.js';
 import type { LeadConfig } from './config.js';
 import { type CrmClient, createCrmClient } from './crm.js';
 import { type Deliverer, deliverOrKeep, type Outcome, startRetrying } from './delivery.js';
 import { FileLeadStore } from './file-store.js';
 import { jsonLog, type Log } from './log.js';
-import { RateLimiter } from './rate-limit.js';
+import { type RateLimit, RateLimiter } from './rate-limit.js';
 import { MAX_BODY_BYTES } from './rules.js';
 import { fromFormData, leadSchema, reason } from './schema.js';
 import type { LeadStore } from './store.js';
@@ -20,6 +21,8 @@ export interface LeadHandlerOptions {
   log?: Log;
   /** How alerts are sent; by default to LEAD_ALERT_WEBHOOK. */
   alert?: Alert;
+  /** The per-visitor limit; by default counted in this process. */
+  rateLimit?: RateLimit;
 }
 
 /** What the adapter knows about the connection. */
@@ -64,7 +67,12 @@ export function createLeadService(options: LeadHandlerOptions): LeadService {
     alertAfterMs: config.alertAfterMs,
   };
   return {
-    handle: createHandler(config, deliverer, log),
+    handle: createHandler(
+      config,
+      deliverer,
+      log,
+      options.rateLimit ?? new RateLimiter(config.rateLimit, config.rateWindowMs),
+    ),
     deliverer,
     startRetrying: () => startRetrying(deliverer),
   };
@@ -106,8 +114,12 @@ async function readLimited(request: Request, limit: number): Promise<string> {
 }
 
 /** The endpoint itself: see createLeadService. */
-function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): LeadHandler {
-  const limiter = new RateLimiter(config.rateLimit, config.rateWindowMs);
+function createHandler(
+  config: LeadConfig,
+  deliverer: Deliverer,
+  log: Log,
+  limiter: RateLimit,
+): LeadHandler {
   const inFlight = new Map<string, Promise<Outcome>>();
 
   return async (request, client = {}) => {
@@ -135,7 +147,7 @@ function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): Lead
             client.clientIp ?? 'unknown',
             request.headers.get('x-forwarded-for'),
           );
-      const wait = limiter.take(visitor);
+      const wait = await limiter.take(visitor);
       if (wait !== null)
         throw new Reject(429, 'too many submissions', {
           'Retry-After': String(Math.ceil(wait / 1000)),
@@ -165,9 +177,29 @@ function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): Lead
         log('lead rejected', { reason: 'honeypot', clientIp: visitor });
         throw new Reject(400, 'rejected');
       }
+      // Sent faster than a person can: answered as a success, so the bot learns nothing.
+      if (tooFast(raw, config.minFillMs)) {
+        log('lead dropped', { reason: 'time trap', clientIp: visitor });
+        const city = String((raw as { city?: unknown }).city ?? '').slice(0, 100);
+        return isForm
+          ? redirect(site + links.withQuery(LEAD_PAGES[lang].confirmation, { city }))
+          : json(200, { ok: true, status: 'delivered' }, cors);
+      }
       const parsed = leadSchema.safeParse(raw);
       if (!parsed.success) throw new Reject(400, reason(parsed.error));
-      const lead = parsed.data;
+      const lead = { ...parsed.data, receivedAt: new Date().toISOString() };
+      if (config.turnstileSecret) {
+        const verdict = await verifyTurnstile(
+          config.turnstileSecret,
+          turnstileTokenOf(raw),
+          visitor,
+          config.turnstileVerifyUrl,
+        );
+        if (!verdict.ok) {
+          log('lead rejected', { reason: 'turnstile', codes: verdict.codes, clientIp: visitor });
+          throw new Reject(403, 'the bot check failed: send the form again');
+        }
+      }
 
       let pending = inFlight.get(lead.submissionId);
       if (!pending) {
