@@ -5,12 +5,14 @@ import { FileLeadStore } from '../lead/file-store.js';
 import { createLeadService } from '../lead/handler.js';
 import { displayPath } from '../site/display-path.js';
 import { type CommandContext, parsePath } from './context.js';
+import { registerLeadsCheck } from './leads-check.js';
 
 /** `claimsite leads ...`: the leads not yet delivered to the CRM. */
 export function registerLeads(program: Command, { io, setExitCode }: CommandContext) {
   const leads = program
     .command('leads')
     .description('leads not yet delivered to the CRM: waiting, and refused for good');
+  registerLeadsCheck(leads, { io, setExitCode });
   const outboxOption = () =>
     new Option('--outbox <file>', 'outbox file')
       .argParser(parsePath)
