@@ -72,6 +72,19 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
         message: `"${options.baseUrl}" ${given.error.issues[0]?.message ?? 'is not a URL'}`,
       });
   }
+  // Turnstile's site key is the deployment's, set where the build runs (TURNSTILE_SITE_KEY).
+  const turnstile = process.env.TURNSTILE_SITE_KEY?.trim();
+  if (settingsRaw !== undefined && turnstile && isObject(settingsRaw)) {
+    const given = siteSettingsSchema.shape.turnstileSiteKey.safeParse(turnstile);
+    if (given.success) settingsRaw.turnstileSiteKey = given.data;
+    else
+      issues.push({
+        file: 'TURNSTILE_SITE_KEY',
+        record: null,
+        field: null,
+        message: `"${turnstile}" ${given.error.issues[0]?.message ?? 'is not a site key'}`,
+      });
+  }
   const settings = parseRecord(siteSettingsSchema, settingsRaw, rel(settingsFile), null, issues);
   if (settings) settings.baseUrl = settings.baseUrl.replace(/\/+$/, '');
 

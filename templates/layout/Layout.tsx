@@ -69,6 +69,7 @@ export function Layout({
           links,
           // The blog is English only: a translation's footer does not send readers to it.
           blog: site.localize(englishLinks.page('blog')),
+          analytics: Boolean(site.settings.analyticsId),
         }}
       />
     </Document>

@@ -270,7 +270,7 @@ describe('analytics', () => {
     await context.close();
   });
 
-  it('loads the GA4 tag and sends page_view with page_path when an id is configured', async () => {
+  it('loads the GA4 tag and sends page_view with page_path when an id is configured and the visitor accepted', async () => {
     const data = path.join(await tempDir(), 'data');
     await cp(FIXTURE_DATA, data, { recursive: true });
     const settings = JSON.parse(await readFile(path.join(data, 'site.json'), 'utf8'));
@@ -280,6 +280,13 @@ describe('analytics', () => {
     );
     const tagged = await startSite(data);
     const { page, context } = await openPage(env.browser, 1280);
+    // The visitor accepted on an earlier page: the tag loads as the page does.
+    await page.addInitScript(() =>
+      localStorage.setItem(
+        'claimsite-consent',
+        JSON.stringify({ choice: 'granted', at: new Date().toISOString() }),
+      ),
+    );
     const tags: string[] = [];
     await page.route('https://www.googletagmanager.com/**', (route) => {
       tags.push(route.request().url());
