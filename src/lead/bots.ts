@@ -20,10 +20,8 @@ export const SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/si
 
 /** The token a submission carries: the script's field, or the widget's own in a form post. */
 export function turnstileTokenOf(raw: unknown): string {
-  const token =
-    typeof raw === 'object' && raw !== null
-      ? (raw as { turnstileToken?: unknown }).turnstileToken
-      : undefined;
+  const r = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const token = r.turnstileToken ?? r['cf-turnstile-response'];
   // Cloudflare documents tokens of at most 2048 characters.
   return typeof token === 'string' && token.length <= 2048 ? token : '';
 }
