@@ -4,6 +4,7 @@ import { EMAIL } from '../lead/rules.js';
 import { LEAD_PAGES, links } from '../urls.js';
 import { track } from './analytics.js';
 import { leadTouches } from './attribution.js';
+import { storedChoice } from './consent.js';
 import { failureFor, postJson, submissionId } from './post.js';
 import { type FormCheck, initTurnstile } from './turnstile.js';
 
@@ -44,6 +45,8 @@ export function stepComplete(form: HTMLFormElement, step: number): boolean {
  */
 const story = (form: HTMLFormElement) => ({
   ...leadTouches(),
+  // The analytics choice, on a site that asks for one: whether a conversion may be uploaded.
+  analyticsConsent: document.documentElement.dataset.ga ? (storedChoice() ?? undefined) : undefined,
   elapsedMs: Math.round(performance.now()),
   turnstileToken: value(form, 'cf-turnstile-response') || undefined,
 });

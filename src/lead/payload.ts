@@ -132,6 +132,7 @@ function storyLines(lead: Lead): string[] {
     lines.push(
       `First visit${first.at ? ` (${first.at.slice(0, 10)})` : ''}: ${sourceOf(first)}; ${touchLine(first) || 'none'}`,
     );
+  if (lead.analyticsConsent) lines.push(`Analytics cookies: ${lead.analyticsConsent}`);
   if (lead.consentText)
     lines.push(
       `Consent shown under the form (${lead.consentVersion}), given by sending it${lead.receivedAt ? ` at ${lead.receivedAt}` : ''}: "${lead.consentText}"`,

@@ -67,6 +67,10 @@ const envelope = {
   /** The consent wording shown under the form, word for word, and its version. */
   consentText: optionalLine(1000),
   consentVersion: z.string().regex(CONSENT_VERSION, 'is not a consent version').optional(),
+  /** The visitor's analytics choice when the form was sent, on a site that asks for one. */
+  analyticsConsent: z
+    .enum(['granted', 'denied'], { error: 'must be granted or denied' })
+    .optional(),
 };
 
 /** The version a form sends must be the one of the wording it sends. */

@@ -126,6 +126,7 @@ describe('attribution, conversions and consent', () => {
     expect(note).toMatch(
       /Consent shown under the form \(en-[0-9a-f]{12}\), given by sending it at /,
     );
+    expect(note).toContain('Analytics cookies: granted');
     const submission = /Submission: (\S+)/.exec(note)?.[1];
 
     // GA4 got the form's start and the lead, with the submission's id, once.
