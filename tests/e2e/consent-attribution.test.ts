@@ -239,6 +239,9 @@ describe('attribution, conversions and consent', () => {
     await page.getByRole('button', { name: 'Refuse', exact: true }).click();
     const refused = Date.now();
     await page.locator('a[href^="tel:"]:visible').first().click();
+    // Read to the end: the tag, still on the page, reports scrolls of itself unless switched off.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForTimeout(300);
     expect(await page.evaluate(() => document.cookie)).not.toContain('_ga=');
     expect(await page.evaluate(() => localStorage.getItem('claimsite-first-touch'))).toBeNull();
     await page.goto(`${url}/ottawa/services/`);

@@ -9,7 +9,8 @@ import type { BrowserContext } from 'playwright-core';
  * `epn.<name>` (number); `event_callback` runs once it is sent. Like the real tag, it stops only
  * for Google's opt-out, `window['ga-disable-<id>']`, and not for denied consent (Consent Mode's
  * advanced pings still leave, marked in `gcs`): a page that relied on denied consent to stop the
- * tag would be caught. It sets `_ga` as the real tag does with analytics storage granted.
+ * tag would be caught. It sends enhanced measurement's `scroll` of itself, as the real tag does,
+ * and sets `_ga` as the real tag does with analytics storage granted.
  */
 export const FAKE_GTAG = `(() => {
   const dl = (window.dataLayer = window.dataLayer || []);
@@ -38,6 +39,16 @@ export const FAKE_GTAG = `(() => {
       send(a, b).then(() => done && done());
     }
   };
+  // Like the real tag with enhanced measurement on (GA4's default), it reports a scroll to 90% of
+  // the page by itself: only Google's opt-out stops that.
+  let scrolled = false;
+  addEventListener('scroll', () => {
+    const seen = (scrollY + innerHeight) / document.documentElement.scrollHeight;
+    if (seen >= 0.9 && !scrolled) {
+      scrolled = true;
+      send('scroll', { percent_scrolled: 90 });
+    }
+  });
   for (const args of dl) run(args);
   const push = dl.push.bind(dl);
   dl.push = (...items) => {
