@@ -258,7 +258,7 @@ describe('confirmation page', () => {
 });
 
 describe('analytics', () => {
-  it('makes no third-party request when no measurement id is configured', async () => {
+  it('makes no third-party request and shows no consent banner when no measurement id is configured', async () => {
     const { page, context } = await openPage(env.browser, 1280);
     const external: string[] = [];
     page.on('request', (r) => {
@@ -267,6 +267,9 @@ describe('analytics', () => {
     await page.goto(`${env.site.url}/toronto`);
     await page.waitForLoadState('networkidle');
     expect(external).toEqual([]);
+    // Nothing of the consent banner or its footer link: there is nothing to consent to.
+    expect(await page.locator('[data-consent], [data-consent-settings]').count()).toBe(0);
+    expect(await page.content()).not.toContain('Cookie settings');
     await context.close();
   });
 
