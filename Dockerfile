@@ -10,8 +10,10 @@ WORKDIR /app
 COPY . .
 # Installing runs `prepare`, which compiles the CLI: the sources are copied in first.
 RUN npm ci --omit=dev --no-audit --no-fund
-# SITE_URL, if given as a build argument, sets the URL in canonical links and sitemap.xml.
+# SITE_URL, if given as a build argument, sets the URL in canonical links and sitemap.xml;
+# TURNSTILE_SITE_KEY puts Cloudflare Turnstile on the forms.
 ARG SITE_URL
+ARG TURNSTILE_SITE_KEY
 RUN node bin/claimsite.cjs generate --out dist --precompress
 
 FROM node:22-bookworm-slim

@@ -4,11 +4,30 @@ import { z } from 'zod';
 
 /**
  * A stand-in for GoHighLevel on loopback that keeps its published contract (the OpenAPI spec in
- * GoHighLevel/highlevel-api-docs, apps/contacts.json, and its rate-limit documentation):
+ * GoHighLevel/highlevel-api-docs, apps/contacts.json and apps/locations.json, and its rate-limit
+ * documentation):
  *
- * - v2 at `/contacts/upsert`, `/contacts/` and `/contacts/{id}/notes` (POST and GET); a Bearer
- *   token; `Version: 2021-07-28`; `locationId` required; a body field it does not know refused
- *   with 422 `{statusCode, message: ["property x should not exist"], error}`;
+ * - v2 at `/contacts/upsert`, `/contacts/`, `/contacts/search`, `/contacts/{id}`,
+ *   `/contacts/{id}/notes` (POST and GET), `/contacts/{id}/tags` (POST) and
+ *   `/locations/{locationId}/customFields` (GET and POST); a Bearer token; `Version: 2021-07-28`;
+ *   `locationId` required; a body field it does not know refused with 422
+ *   `{statusCode, message: ["property x should not exist"], error}`;
+ * - each route's scope, as its `security` names it (`contacts.write`, `contacts.readonly`,
+ *   `locations/customFields.readonly`, `locations/customFields.write`): a token without it is
+ *   answered 401 "The token is not authorized for this scope." (GoHighLevel's answer, quoted in
+ *   highlevel-api-docs issue #217); a location the token is not for, 403;
+ * - upsert's `tags` "will overwrite all current tags associated with the contact" (UpsertContactDto),
+ *   and `POST /contacts/{id}/tags` adds to them;
+ * - custom fields: the typed schemas (TextField, LargeTextField, ...) require `id`; a value sent
+ *   by `key` alone is accepted and ignored, as is one naming an id the location does not have
+ *   (the spec says nothing of either; GoHighLevel answers 200 and stores nothing). A contact keeps
+ *   its values as `customFields: [{id, value}]`, as `GET /contacts/{id}` gives them, and an upsert
+ *   changes only the ones it sends;
+ * - the location's custom fields, listed (CustomFieldsListSuccessfulResponseDto) and created
+ *   (CreateCustomFieldsDTO: `name` and `dataType` required). The spec does not say how a field's
+ *   `fieldKey` is made from its name; the fake makes `contact.` and the name in lower case with
+ *   runs of other characters as `_` (its example: name "pincode", fieldKey "contact.pincode"), and
+ *   refuses a second field of the same key with 400;
  * - the location's duplicate rule: with duplicates allowed, create makes a second contact for
  *   the same e-mail, and upsert updates the one that matches first (e-mail, then phone);
  *   without, create answers 400 with the existing contact's id in `meta`;
@@ -26,10 +45,14 @@ export type Fault =
   | { drop: true };
 
 const str = z.string();
-const customField = z.union([
-  z.strictObject({ key: str, field_value: str }),
-  z.strictObject({ id: str, field_value: str }),
-]);
+/** Any of the typed custom field schemas: `id` (required there), `key`, and the value. */
+const customField = z
+  .strictObject({
+    id: str.optional(),
+    key: str.optional(),
+    field_value: z.union([str, z.number(), z.array(str), z.record(str, z.unknown())]),
+  })
+  .refine((f) => f.id !== undefined || f.key !== undefined, 'id should not be empty');
 const contactV2 = z.strictObject({
   locationId: str,
   firstName: str.optional(),
@@ -37,9 +60,40 @@ const contactV2 = z.strictObject({
   email: str.optional(),
   phone: str.optional(),
   address1: str.optional(),
+  city: str.optional(),
+  state: str.optional(),
+  postalCode: str.optional(),
+  country: str.optional(),
   tags: z.array(str).optional(),
   source: str.optional(),
   customFields: z.array(customField).optional(),
+});
+const tagsBody = z.strictObject({ tags: z.array(str) });
+/** CreateCustomFieldsDTO, with apps/custom-fields.json's list of data types. */
+const DATA_TYPES = [
+  'TEXT',
+  'LARGE_TEXT',
+  'NUMERICAL',
+  'PHONE',
+  'MONETORY',
+  'CHECKBOX',
+  'SINGLE_OPTIONS',
+  'MULTIPLE_OPTIONS',
+  'DATE',
+  'TEXTBOX_LIST',
+  'FILE_UPLOAD',
+  'RADIO',
+] as const;
+const createField = z.strictObject({
+  name: str.min(1),
+  dataType: z.enum(DATA_TYPES),
+  placeholder: str.optional(),
+  acceptedFormat: z.array(str).optional(),
+  isMultipleFile: z.boolean().optional(),
+  maxNumberOfFiles: z.number().optional(),
+  textBoxListOptions: z.array(z.unknown()).optional(),
+  position: z.number().optional(),
+  model: z.enum(['contact', 'opportunity']).optional(),
 });
 const contactV1 = z.strictObject({
   firstName: str,
@@ -54,10 +108,31 @@ const contactV1 = z.strictObject({
 const noteV2 = z.strictObject({ body: str.min(1), userId: str.optional() });
 const noteV1 = z.strictObject({ body: str.min(1) });
 
+/** Every scope of the routes the fake serves: a Private Integration given all the leads need. */
+export const ALL_SCOPES = [
+  'contacts.readonly',
+  'contacts.write',
+  'locations/customFields.readonly',
+  'locations/customFields.write',
+] as const;
+
+/** A custom field of the location, as the listing gives it. */
+export interface FakeField {
+  id: string;
+  name: string;
+  fieldKey: string;
+  dataType: string;
+  model: 'contact' | 'opportunity';
+}
+
 export interface FakeCrmOptions {
   api: 'v1' | 'v2';
   token?: string;
   locationId?: string;
+  /** The token's scopes; by default every one of ALL_SCOPES. */
+  scopes?: readonly string[];
+  /** The location's custom fields at the start, by name; by default none. */
+  fields?: ReadonlyArray<{ name: string; dataType?: string }>;
   /** The location's "Allow Duplicate Contact" setting (v2). Default: allowed, the riskier case. */
   allowDuplicates?: boolean;
   /** Requests a location may make per window; GoHighLevel's burst limit is 100 per 10 s. */
@@ -65,7 +140,36 @@ export interface FakeCrmOptions {
   burstWindowMs?: number;
 }
 
-type Kind = 'contact' | 'upsert' | 'note' | 'notes';
+type Kind =
+  | 'contact'
+  | 'upsert'
+  | 'search'
+  | 'get-contact'
+  | 'note'
+  | 'notes'
+  | 'tags'
+  | 'fields'
+  | 'create-field';
+
+/** The scope each route's `security` names. */
+const SCOPE: Record<Kind, string> = {
+  contact: 'contacts.write',
+  upsert: 'contacts.write',
+  search: 'contacts.readonly',
+  'get-contact': 'contacts.readonly',
+  note: 'contacts.write',
+  notes: 'contacts.readonly',
+  tags: 'contacts.write',
+  fields: 'locations/customFields.readonly',
+  'create-field': 'locations/customFields.write',
+};
+
+/** A field's key as the fake makes it from its name (the spec does not say how GoHighLevel does). */
+export const fieldKeyOf = (name: string) =>
+  `contact.${name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')}`;
 
 /** class-validator's wording, which GoHighLevel answers with. */
 function validationMessages(issues: z.core.$ZodIssue[]): string[] {
@@ -82,10 +186,30 @@ export async function startFakeCrm(options: FakeCrmOptions) {
   const allowDuplicates = options.allowDuplicates ?? true;
   const burstLimit = options.burstLimit ?? 100;
   const burstWindowMs = options.burstWindowMs ?? 10_000;
+  const scopes = new Set(options.scopes ?? ALL_SCOPES);
   const contacts = new Map<string, Record<string, unknown>>();
   const notes: Array<{ contactId: string; body: string }> = [];
   const calls: Array<{ method: string; path: string; status: number }> = [];
-  const faults: Record<'contact' | 'note', Fault[]> = { contact: [], note: [] };
+  const faults: Record<'contact' | 'note' | 'tags' | 'fields', Fault[]> = {
+    contact: [],
+    note: [],
+    tags: [],
+    fields: [],
+  };
+  const fields: FakeField[] = [];
+  let nextField = 1;
+  const addField = (name: string, dataType = 'TEXT') => {
+    const field: FakeField = {
+      id: `fld${String(nextField++).padStart(3, '0')}`,
+      name,
+      fieldKey: fieldKeyOf(name),
+      dataType,
+      model: 'contact',
+    };
+    fields.push(field);
+    return field;
+  };
+  for (const f of options.fields ?? []) addField(f.name, f.dataType);
   /** Each call fails with this probability (a 503), for load tests. */
   let failureRate = 0;
   /** Each call drops its connection after acting with this probability, for load tests. */
@@ -114,7 +238,10 @@ export async function startFakeCrm(options: FakeCrmOptions) {
       .end(JSON.stringify(body));
   };
 
-  const route = (method: string, path: string): { kind: Kind; id?: string } | null => {
+  const route = (
+    method: string,
+    path: string,
+  ): { kind: Kind; id?: string; location?: string } | null => {
     if (options.api === 'v1') {
       if (method === 'POST' && path === '/v1/contacts/') return { kind: 'contact' };
       const note = /^\/v1\/contacts\/([^/]+)\/notes\/$/.exec(path);
@@ -123,13 +250,38 @@ export async function startFakeCrm(options: FakeCrmOptions) {
     }
     if (method === 'POST' && path === '/contacts/upsert') return { kind: 'upsert' };
     if (method === 'POST' && path === '/contacts/') return { kind: 'contact' };
-    const note = /^\/contacts\/([^/]+)\/notes$/.exec(path);
-    if (note) {
-      const id = decodeURIComponent(note[1] ?? '');
+    if (method === 'POST' && path === '/contacts/search') return { kind: 'search' };
+    const fieldsOf = /^\/locations\/([^/]+)\/customFields$/.exec(path);
+    if (fieldsOf) {
+      const location = decodeURIComponent(fieldsOf[1] ?? '');
+      if (method === 'GET') return { kind: 'fields', location };
+      if (method === 'POST') return { kind: 'create-field', location };
+    }
+    const sub = /^\/contacts\/([^/]+)\/(notes|tags)$/.exec(path);
+    if (sub) {
+      const id = decodeURIComponent(sub[1] ?? '');
+      if (sub[2] === 'tags') return method === 'POST' ? { kind: 'tags', id } : null;
       if (method === 'POST') return { kind: 'note', id };
       if (method === 'GET') return { kind: 'notes', id };
     }
+    const one = /^\/contacts\/([^/]+)$/.exec(path);
+    if (one && method === 'GET' && one[1] !== 'search')
+      return { kind: 'get-contact', id: decodeURIComponent(one[1] ?? '') };
     return null;
+  };
+
+  /**
+   * An upsert's or a create's custom fields into the contact's values: by id only, an id the
+   * location has; a key alone, or an id it does not have, is ignored.
+   */
+  const storedFields = (
+    sent: Array<{ id?: string; field_value: unknown }> | undefined,
+    before: Array<{ id: string; value: unknown }> = [],
+  ) => {
+    const values = new Map(before.map((f) => [f.id, f.value]));
+    for (const f of sent ?? [])
+      if (f.id && fields.some((x) => x.id === f.id)) values.set(f.id, f.field_value);
+    return [...values].map(([id, value]) => ({ id, value }));
   };
 
   /** The contact the location's duplicate rule matches: by e-mail first, then by phone. */
@@ -138,8 +290,9 @@ export async function startFakeCrm(options: FakeCrmOptions) {
     [...contacts].find(([, x]) => c.phone && x.phone === c.phone);
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const path = req.url ?? '';
-    const record = (status: number) => calls.push({ method: req.method ?? '', path, status });
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const record = (status: number) =>
+      calls.push({ method: req.method ?? '', path: req.url ?? '', status });
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
@@ -161,6 +314,20 @@ export async function startFakeCrm(options: FakeCrmOptions) {
       record(400);
       return send(res, 400, { statusCode: 400, message: 'Version header was not found' });
     }
+    if (options.api === 'v2' && !scopes.has(SCOPE[r.kind])) {
+      record(401);
+      return send(res, 401, {
+        statusCode: 401,
+        message: 'The token is not authorized for this scope.',
+      });
+    }
+    if (r.location !== undefined && r.location !== locationId) {
+      record(403);
+      return send(res, 403, {
+        statusCode: 403,
+        message: 'The token does not have access to this location.',
+      });
+    }
     const now = Date.now();
     while (recent.length && (recent[0] ?? 0) <= now - burstWindowMs) recent.shift();
     if (recent.length >= burstLimit) {
@@ -176,7 +343,14 @@ export async function startFakeCrm(options: FakeCrmOptions) {
       record(415);
       return send(res, 415, { statusCode: 415, message: 'Unsupported Media Type' });
     }
-    const group = r.kind === 'note' || r.kind === 'notes' ? 'note' : 'contact';
+    const group =
+      r.kind === 'note' || r.kind === 'notes'
+        ? 'note'
+        : r.kind === 'tags'
+          ? 'tags'
+          : r.kind === 'fields' || r.kind === 'create-field'
+            ? 'fields'
+            : 'contact';
     const fault =
       faults[group].shift() ??
       (now < downUntil || Math.random() < failureRate ? { status: 503 } : undefined);
@@ -215,6 +389,45 @@ export async function startFakeCrm(options: FakeCrmOptions) {
         return send(res, 400, { statusCode: 400, message: 'Unexpected token in JSON' });
       }
     }
+    const invalid = (issues: z.core.$ZodIssue[]) => {
+      record(422);
+      return send(res, 422, {
+        statusCode: 422,
+        message: validationMessages(issues),
+        error: 'Unprocessable Entity',
+      });
+    };
+    if (r.kind === 'fields') {
+      return answer(200, { customFields: fields.map((f) => ({ ...f, locationId, position: 0 })) });
+    }
+    if (r.kind === 'create-field') {
+      const parsed = createField.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error.issues);
+      if (fields.some((f) => f.fieldKey === fieldKeyOf(parsed.data.name))) {
+        record(400);
+        return send(res, 400, { statusCode: 400, message: 'Custom field already exists' });
+      }
+      const field = addField(parsed.data.name, parsed.data.dataType);
+      return answer(201, { customField: { ...field, locationId, position: 0 } });
+    }
+    if (r.kind === 'search') {
+      const parsed = z
+        .object({ locationId: str, pageLimit: z.number().optional() })
+        .safeParse(body);
+      if (!parsed.success) return invalid(parsed.error.issues);
+      if (parsed.data.locationId !== locationId) {
+        record(403);
+        return send(res, 403, {
+          statusCode: 403,
+          message: 'The token does not have access to this location.',
+        });
+      }
+      const list = [...contacts].map(([id, c]) => ({ id, ...c }));
+      return answer(200, {
+        contacts: list.slice(0, parsed.data.pageLimit ?? 20),
+        total: list.length,
+      });
+    }
     if (r.kind === 'contact' || r.kind === 'upsert') {
       const parsed = (options.api === 'v2' ? contactV2 : contactV1).safeParse(body);
       if (!parsed.success) {
@@ -225,7 +438,11 @@ export async function startFakeCrm(options: FakeCrmOptions) {
           error: 'Unprocessable Entity',
         });
       }
-      const data = parsed.data as Record<string, unknown> & { email?: string; phone?: string };
+      const { customFields: sentFields, ...data } = parsed.data as Record<string, unknown> & {
+        email?: string;
+        phone?: string;
+        customFields?: Array<{ id?: string; field_value: unknown }>;
+      };
       if (options.api === 'v2' && data.locationId !== locationId) {
         record(403);
         return send(res, 403, {
@@ -234,14 +451,30 @@ export async function startFakeCrm(options: FakeCrmOptions) {
         });
       }
       const existing = matching(data);
+      const v2Fields = (before?: Record<string, unknown>) =>
+        options.api === 'v2'
+          ? {
+              customFields: storedFields(
+                sentFields,
+                before?.customFields as Array<{ id: string; value: unknown }> | undefined,
+              ),
+            }
+          : {};
       if (r.kind === 'upsert') {
         if (existing) {
-          contacts.set(existing[0], { ...existing[1], ...data });
-          return answer(200, { new: false, contact: { id: existing[0], ...data }, traceId: 't' });
+          // The fields sent replace the contact's: `tags` among them, when sent.
+          const updated = { ...existing[1], ...data, ...v2Fields(existing[1]) };
+          contacts.set(existing[0], updated);
+          return answer(200, {
+            new: false,
+            contact: { id: existing[0], ...updated },
+            traceId: 't',
+          });
         }
         const id = `c${nextId++}`;
-        contacts.set(id, data);
-        return answer(200, { new: true, contact: { id, ...data }, traceId: 't' });
+        const created = { tags: [], ...data, ...v2Fields() };
+        contacts.set(id, created);
+        return answer(200, { new: true, contact: { id, ...created }, traceId: 't' });
       }
       if (existing && options.api === 'v2' && !allowDuplicates) {
         record(400);
@@ -252,13 +485,23 @@ export async function startFakeCrm(options: FakeCrmOptions) {
         });
       }
       const id = `c${nextId++}`;
-      contacts.set(id, data);
-      return answer(options.api === 'v2' ? 201 : 200, { contact: { id, ...data } });
+      const created = options.api === 'v2' ? { tags: [], ...data, ...v2Fields() } : data;
+      contacts.set(id, created);
+      return answer(options.api === 'v2' ? 201 : 200, { contact: { id, ...created } });
     }
     const contactId = r.id ?? '';
-    if (!contacts.has(contactId)) {
+    const contact = contacts.get(contactId);
+    if (!contact) {
       record(400);
       return send(res, 400, { statusCode: 400, message: 'Contact not found' });
+    }
+    if (r.kind === 'get-contact') return answer(200, { contact: { id: contactId, ...contact } });
+    if (r.kind === 'tags') {
+      const parsed = tagsBody.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error.issues);
+      const tags = [...new Set([...((contact.tags as string[]) ?? []), ...parsed.data.tags])];
+      contact.tags = tags;
+      return answer(201, { tags });
     }
     if (r.kind === 'notes') {
       const list = notes
@@ -267,14 +510,7 @@ export async function startFakeCrm(options: FakeCrmOptions) {
       return answer(200, { notes: list });
     }
     const parsed = (options.api === 'v2' ? noteV2 : noteV1).safeParse(body);
-    if (!parsed.success) {
-      record(422);
-      return send(res, 422, {
-        statusCode: 422,
-        message: validationMessages(parsed.error.issues),
-        error: 'Unprocessable Entity',
-      });
-    }
+    if (!parsed.success) return invalid(parsed.error.issues);
     notes.push({ contactId, body: parsed.data.body });
     return answer(options.api === 'v2' ? 201 : 200, {
       note: { id: `n${notes.length}`, body: parsed.data.body, contactId },
@@ -289,7 +525,27 @@ export async function startFakeCrm(options: FakeCrmOptions) {
     contacts,
     notes,
     calls,
-    fail: (kind: 'contact' | 'note', ...f: Fault[]) => faults[kind].push(...f),
+    /** The location's custom fields. */
+    fields,
+    /** A contact's custom field values by their key (`utm_source`), as a person reads them. */
+    fieldsOf: (contactId: string): Record<string, unknown> => {
+      const values = (contacts.get(contactId)?.customFields ?? []) as Array<{
+        id: string;
+        value: unknown;
+      }>;
+      return Object.fromEntries(
+        values.map((v) => [
+          fields.find((f) => f.id === v.id)?.fieldKey.replace(/^contact\./, '') ?? v.id,
+          v.value,
+        ]),
+      );
+    },
+    /** What the operator does in GoHighLevel between two leads: tags a contact by hand. */
+    tagByHand: (contactId: string, ...tags: string[]) => {
+      const c = contacts.get(contactId);
+      if (c) c.tags = [...new Set([...((c.tags as string[]) ?? []), ...tags])];
+    },
+    fail: (kind: 'contact' | 'note' | 'tags' | 'fields', ...f: Fault[]) => faults[kind].push(...f),
     setFailureRate: (rate: number) => {
       failureRate = rate;
     },

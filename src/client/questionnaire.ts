@@ -1,7 +1,12 @@
 import { langOfPath } from '../i18n/lang.js';
+import { sourceOf } from '../lead/attribution.js';
 import { EMAIL } from '../lead/rules.js';
 import { LEAD_PAGES, links } from '../urls.js';
+import { track } from './analytics.js';
+import { leadTouches } from './attribution.js';
+import { storedChoice } from './consent.js';
 import { failureFor, postJson, submissionId } from './post.js';
+import { type FormCheck, initTurnstile } from './turnstile.js';
 
 const STEPS = 3;
 
@@ -34,11 +39,62 @@ export function stepComplete(form: HTMLFormElement, step: number): boolean {
   }
 }
 
+/**
+ * What every form sends besides its fields: where the visitor came from, how long the page had
+ * been open (the time trap), and Turnstile's token where the site uses it.
+ */
+const story = (form: HTMLFormElement) => ({
+  ...leadTouches(),
+  // The analytics choice, on a site that asks for one: whether a conversion may be uploaded.
+  analyticsConsent: document.documentElement.dataset.ga ? (storedChoice() ?? undefined) : undefined,
+  elapsedMs: Math.round(performance.now()),
+  turnstileToken: value(form, 'cf-turnstile-response') || undefined,
+});
+
+/**
+ * GA4's form_start on the first answer, and generate_lead once the lead is received, with the
+ * submission's id as transaction_id (sent once, before the confirmation page: a reload of that
+ * page counts nothing); `then` goes on when it is sent. Nothing without consent.
+ */
+function measure(form: HTMLFormElement) {
+  const name = value(form, 'form');
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    track('form_start', { form_id: form.id, form_name: name, form_destination: form.action });
+  };
+  form.addEventListener('input', start);
+  form.addEventListener('change', start);
+  return (id: string, city: string, then?: () => void) =>
+    track(
+      'generate_lead',
+      {
+        transaction_id: id,
+        form_name: name,
+        lead_source: sourceOf(leadTouches().attribution),
+        ...(city ? { city } : {}),
+      },
+      then,
+    );
+}
+
+/** Sends a form's answers once its bot check (if any) is ready; a failed send renews it. */
+async function send(form: HTMLFormElement, check: FormCheck, body: Record<string, unknown>) {
+  await check.ready();
+  const status = await postJson(form.action, { ...body, ...story(form) });
+  if (status < 200 || status >= 300) check.reset();
+  return status;
+}
+
 function payload(form: HTMLFormElement) {
   return {
     form: value(form, 'form'),
     city: value(form, 'city'),
+    province: value(form, 'province') || undefined,
     page: value(form, 'page'),
+    consentText: value(form, 'consentText'),
+    consentVersion: value(form, 'consentVersion') || undefined,
     submissionId: value(form, 'submissionId'),
     website: value(form, 'website'),
     claimType: value(form, 'claimType'),
@@ -65,6 +121,8 @@ export function initQuestionnaire(form: HTMLFormElement): void {
   const idField = form.querySelector<HTMLInputElement>('[data-submission-id]');
   if (steps.length !== STEPS || !back || !next || !submit) return;
   if (idField) idField.value = submissionId();
+  const check = initTurnstile(form);
+  const received = measure(form);
   form.noValidate = true;
   form.classList.add('is-stepped');
   let current = 1;
@@ -109,16 +167,20 @@ export function initQuestionnaire(form: HTMLFormElement): void {
     form.setAttribute('aria-busy', 'true');
     if (error) error.textContent = '';
     update();
-    const status = await postJson(form.action, payload(form));
-    sending = false;
-    form.removeAttribute('aria-busy');
+    const status = await send(form, check, payload(form));
     if (status >= 200 && status < 300) {
-      // The confirmation in the page's language, under the site's folder: the page names it.
+      // The confirmation in the page's language, under the site's folder (the page names it),
+      // once GA4 has the lead (or has had its time).
       const confirmation =
         form.dataset.confirmation ?? LEAD_PAGES[langOfPath(location.pathname)].confirmation;
-      location.assign(links.withQuery(confirmation, { city: value(form, 'city') }));
+      const city = value(form, 'city');
+      received(value(form, 'submissionId'), city, () =>
+        location.assign(links.withQuery(confirmation, { city })),
+      );
       return;
     }
+    sending = false;
+    form.removeAttribute('aria-busy');
     if (error) error.textContent = failureFor(status, form);
     update();
   });
@@ -132,15 +194,18 @@ export function initContactForm(form: HTMLFormElement): void {
   const idField = form.querySelector<HTMLInputElement>('[data-submission-id]');
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
   if (idField) idField.value = submissionId();
+  const check = initTurnstile(form);
+  const received = measure(form);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     if (!form.reportValidity() || button?.disabled) return;
     if (button) button.disabled = true;
     if (error) error.textContent = '';
-    const data = Object.fromEntries(new FormData(form));
-    const status = await postJson(form.action, data);
+    const { 'cf-turnstile-response': _token, ...data } = Object.fromEntries(new FormData(form));
+    const status = await send(form, check, data);
     if (button) button.disabled = false;
     if (status >= 200 && status < 300) {
+      received(value(form, 'submissionId'), '');
       form.reset();
       if (idField) idField.value = submissionId();
       if (done) done.textContent = form.dataset.textSent ?? '';

@@ -10,6 +10,7 @@ import type { Lead } from '../lead/schema.js';
 import { SqlLeadStore } from '../lead/sql-store.js';
 import { allWaiting, type HeldRecord, type LeadStore, type PersonQuery } from '../lead/store.js';
 import { type CommandContext, parsePath } from './context.js';
+import { registerLeadsCheck } from './leads-check.js';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -20,6 +21,7 @@ export function registerLeads(program: Command, { io, setExitCode }: CommandCont
     .description(
       'leads not yet delivered to the CRM (waiting, and refused for good), and what is held of a person',
     );
+  registerLeadsCheck(leads, { io, setExitCode });
   const outboxOption = () =>
     new Option('--outbox <file>', 'the SQLite database of leads (unless LEAD_STORE_URL is set)')
       .argParser(parsePath)

@@ -17,13 +17,20 @@ const GA4 = {
   ],
 };
 
+/**
+ * Cloudflare's documented sources for Turnstile under a Content-Security-Policy
+ * (developers.cloudflare.com/turnstile/reference/content-security-policy): its script and the
+ * frame of its challenge.
+ */
+const TURNSTILE = 'https://challenges.cloudflare.com';
+
 const sha256 = (text: string) =>
   `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
  * The Content-Security-Policy the pages work under: only the site's own script and stylesheet
- * (and its one inline script, by hash), the GA4 tag when a measurement id is set, and the lead
- * endpoint's origin when it runs elsewhere. JSON-LD blocks are data, never executed, so CSP does
+ * (and its one inline script, by hash), the GA4 tag when a measurement id is set, Turnstile when
+ * its site key is, and the lead endpoint's origin when it runs elsewhere. JSON-LD blocks are data, never executed, so CSP does
  * not apply to them.
  */
 export function contentSecurityPolicy(settings: SiteSettings): string {
@@ -31,14 +38,16 @@ export function contentSecurityPolicy(settings: SiteSettings): string {
   const endpoint = /^https?:\/\//.test(settings.leadEndpoint)
     ? [new URL(settings.leadEndpoint).origin]
     : [];
+  const turnstile = settings.turnstileSiteKey ? [TURNSTILE] : [];
   const directives: Array<[string, string[]]> = [
     ['default-src', ["'self'"]],
-    ['script-src', ["'self'", ...INLINE_SCRIPTS.map(sha256), ...ga.script]],
+    ['script-src', ["'self'", ...INLINE_SCRIPTS.map(sha256), ...ga.script, ...turnstile]],
     ['style-src', ["'self'"]],
     ['img-src', ["'self'", ...ga.img]],
     ['font-src', ["'self'"]],
     ['connect-src', ["'self'", ...endpoint, ...ga.connect]],
     ['form-action', ["'self'", ...endpoint]],
+    ...(turnstile.length ? [['frame-src', turnstile] as [string, string[]]] : []),
     ['frame-ancestors', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['object-src', ["'none'"]],

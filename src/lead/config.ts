@@ -1,4 +1,5 @@
 import { basePathOf, links } from '../urls.js';
+import { SITEVERIFY_URL } from './bots.js';
 import { TrustedProxies } from './client-ip.js';
 
 /** Everything the lead endpoint needs, from the environment only: never from data/ or dist/. */
@@ -45,6 +46,12 @@ export interface LeadConfig {
    * domain's root.
    */
   basePath: string;
+  /** The time trap: a form sent sooner than this after its page opened is a bot's (0: off). */
+  minFillMs: number;
+  /** Cloudflare Turnstile's secret key: when set, every submission's token is checked. */
+  turnstileSecret?: string;
+  /** Where tokens are checked: Cloudflare's siteverify (another address for tests only). */
+  turnstileVerifyUrl: string;
 }
 
 export const DEFAULT_BASE_URL = {
@@ -112,7 +119,18 @@ export function configFromEnv(
     rateWindowMs: positive(env, 'LEAD_RATE_WINDOW_MS', 60_000),
     errorPage: links.page('form-error'),
     basePath: folderOf(env.SITE_URL) ?? defaults.basePath ?? '',
+    minFillMs: atLeastZero(env, 'LEAD_MIN_FILL_MS', 3000),
+    ...(env.TURNSTILE_SECRET?.trim() ? { turnstileSecret: env.TURNSTILE_SECRET.trim() } : {}),
+    turnstileVerifyUrl: env.TURNSTILE_VERIFY_URL?.trim() || SITEVERIFY_URL,
   };
+}
+
+function atLeastZero(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new ConfigError(`${name} must be a number, 0 or more`);
+  return n;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -1,4 +1,5 @@
 import type { LeadConfig } from './config.js';
+import { CustomFieldIds, type LocationField } from './custom-fields.js';
 import { type Log, redact } from './log.js';
 import { type ContactFields, contactFields, noteBody, submissionMark } from './payload.js';
 import type { Lead } from './schema.js';
@@ -32,7 +33,7 @@ export interface Progress {
 export class DeliveryError extends Error {
   constructor(
     readonly crm: CrmError,
-    readonly step: 'contact' | 'note',
+    readonly step: 'contact' | 'tags' | 'note',
     readonly progress: Progress,
   ) {
     super(`${step}: ${crm.message}`);
@@ -128,10 +129,19 @@ interface Api {
   /** Writes the contact: v2 upserts (never a second contact), v1 creates. */
   contactUrl: string;
   noteUrl: (id: string) => string;
+  /**
+   * v2 adds the tags apart (`POST /contacts/{id}/tags`): an upsert's `tags` "will overwrite all
+   * current tags associated with the contact", the operator's own among them. v1 creates, so
+   * its tags go with the contact.
+   */
+  tagsUrl?: (id: string) => string;
+  /** v2 lists the location's custom fields, to send each by its id. */
+  fieldsUrl?: string;
   /** v2 can list a contact's notes, to find one an ambiguous attempt may have added. */
   listsNotes: boolean;
   headers: Record<string, string>;
-  contactBody: (c: ContactFields) => unknown;
+  /** The contact's body, its custom fields by the ids resolved for their keys. */
+  contactBody: (c: ContactFields, ids: Record<string, string>) => unknown;
 }
 
 function api(config: LeadConfig): Api {
@@ -147,24 +157,35 @@ function api(config: LeadConfig): Api {
       noteUrl: (id) => `${config.baseUrl}/v1/contacts/${encodeURIComponent(id)}/notes/`,
       listsNotes: false,
       headers: auth,
-      contactBody: ({ custom, ...c }) => ({ ...c, customField: custom }),
+      // The seed's payload: v1 knows the custom fields by key, and takes no address parts.
+      contactBody: (c) => ({
+        email: c.email,
+        phone: c.phone,
+        firstName: c.firstName,
+        lastName: c.lastName,
+        address1: c.address1,
+        tags: c.tags,
+        source: c.source,
+        customField: c.custom,
+      }),
     };
   }
+  const location = encodeURIComponent(config.locationId);
   return {
     // GoHighLevel's idempotent write: it updates the contact its duplicate rule matches (the
     // location's "Allow Duplicate Contact" setting), so sending it again makes no second one.
     contactUrl: `${config.baseUrl}/contacts/upsert`,
     noteUrl: (id) => `${config.baseUrl}/contacts/${encodeURIComponent(id)}/notes`,
+    tagsUrl: (id) => `${config.baseUrl}/contacts/${encodeURIComponent(id)}/tags`,
+    fieldsUrl: `${config.baseUrl}/locations/${location}/customFields?model=contact`,
     listsNotes: true,
     headers: { ...auth, Version: '2021-07-28' },
-    contactBody: ({ custom, ...c }) => ({
+    contactBody: ({ custom, tags: _added, ...c }, ids) => ({
       ...c,
       locationId: config.locationId,
-      customFields: Object.entries(custom).map(([key, field_value]) =>
-        config.customFieldIds[key]
-          ? { id: config.customFieldIds[key], field_value }
-          : { key, field_value },
-      ),
+      customFields: Object.entries(custom)
+        .filter(([key]) => ids[key])
+        .map(([key, field_value]) => ({ id: ids[key], field_value })),
     }),
   };
 }
@@ -252,13 +273,27 @@ export function createCrmClient(
     throw new CrmError(reason, 'permanent', res.status);
   };
 
+  const fieldsUrl = a.fieldsUrl;
+  const fieldIds = fieldsUrl
+    ? new CustomFieldIds(
+        async (deadline) =>
+          (
+            (await call('GET', fieldsUrl, undefined, deadline)) as {
+              customFields?: LocationField[];
+            } | null
+          )?.customFields ?? [],
+        config.customFieldIds,
+        log,
+      )
+    : null;
+
+  // Retried whole (listing the fields included) by deliver's withRetry.
   const writeContact = async (lead: Lead, deadline: number): Promise<string> => {
-    const json = (await call(
-      'POST',
-      a.contactUrl,
-      a.contactBody(contactFields(lead)),
-      deadline,
-    )) as {
+    const fields = contactFields(lead);
+    const ids = fieldIds
+      ? await fieldIds.resolve(Object.keys(fields.custom), deadline)
+      : config.customFieldIds;
+    const json = (await call('POST', a.contactUrl, a.contactBody(fields, ids), deadline)) as {
       contact?: { id?: string };
     } | null;
     const id = json?.contact?.id;
@@ -290,6 +325,25 @@ export function createCrmClient(
         }
       }
       const contactId = done.contactId;
+      const tagsUrl = a.tagsUrl;
+      if (tagsUrl) {
+        // Adding tags the contact has already changes nothing: a retry simply adds them again.
+        try {
+          await withRetry(
+            () => call('POST', tagsUrl(contactId), { tags: contactFields(lead).tags }, deadline),
+            policy,
+            deadline,
+          );
+        } catch (err) {
+          const e = err as CrmError;
+          log('Failed to add tags to contact', {
+            submissionId: lead.submissionId,
+            contactId,
+            error: e.message,
+          });
+          throw new DeliveryError(e, 'tags', done);
+        }
+      }
       try {
         await withRetry(
           async () => {

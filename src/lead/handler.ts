@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { langOfPath } from '../i18n/lang.js';
 import { LEAD_PAGES, links } from '../urls.js';
 import { type Alert, createAlerts } from './alerts.js';
+import { tooFast, turnstileTokenOf, verifyTurnstile } from './bots.js';
 import type { LeadConfig } from './config.js';
 import { type CrmClient, createCrmClient } from './crm.js';
 import { type Deliverer, deliverOrKeep, type Outcome, startRetrying } from './delivery.js';
 import { healthOf, StoreHealth } from './health.js';
 import { jsonLog, type Log } from './log.js';
 import { openLeadStore } from './open-store.js';
-import { RateLimiter } from './rate-limit.js';
+import { type RateLimit, RateLimiter } from './rate-limit.js';
 import { MAX_BODY_BYTES } from './rules.js';
 import { fromFormData, leadSchema, reason } from './schema.js';
 import type { LeadStore } from './store.js';
@@ -21,6 +22,8 @@ export interface LeadHandlerOptions {
   log?: Log;
   /** How alerts are sent; by default to LEAD_ALERT_WEBHOOK. */
   alert?: Alert;
+  /** The per-visitor limit; by default counted in this process. */
+  rateLimit?: RateLimit;
 }
 
 /** What the adapter knows about the connection. */
@@ -70,7 +73,12 @@ export function createLeadService(options: LeadHandlerOptions): LeadService {
     deadLetterDays: config.deadLetterDays,
   };
   return {
-    handle: createHandler(config, deliverer, log),
+    handle: createHandler(
+      config,
+      deliverer,
+      log,
+      options.rateLimit ?? new RateLimiter(config.rateLimit, config.rateWindowMs),
+    ),
     deliverer,
     startRetrying: () => startRetrying(deliverer),
     health: () => healthOf(deliverer),
@@ -113,8 +121,12 @@ async function readLimited(request: Request, limit: number): Promise<string> {
 }
 
 /** The endpoint itself: see createLeadService. */
-function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): LeadHandler {
-  const limiter = new RateLimiter(config.rateLimit, config.rateWindowMs);
+function createHandler(
+  config: LeadConfig,
+  deliverer: Deliverer,
+  log: Log,
+  limiter: RateLimit,
+): LeadHandler {
   const inFlight = new Map<string, Promise<Outcome>>();
 
   return async (request, client = {}) => {
@@ -142,7 +154,7 @@ function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): Lead
             client.clientIp ?? 'unknown',
             request.headers.get('x-forwarded-for'),
           );
-      const wait = limiter.take(visitor);
+      const wait = await limiter.take(visitor);
       if (wait !== null)
         throw new Reject(429, 'too many submissions', {
           'Retry-After': String(Math.ceil(wait / 1000)),
@@ -163,9 +175,31 @@ function createHandler(config: LeadConfig, deliverer: Deliverer, log: Log): Lead
       }
       if (typeof raw === 'object' && raw && 'page' in raw && typeof raw.page === 'string')
         lang = langOfPath(raw.page);
+      // Sent faster than a person can: answered as a success, so the bot learns nothing, and
+      // nothing of it is kept or logged but that it came.
+      if (tooFast(raw, config.minFillMs)) {
+        log('submission ignored', { reason: 'time trap' });
+        const city = String((raw as { city?: unknown }).city ?? '').slice(0, 100);
+        const outcome = deliverer.crm ? 'delivered' : 'queued';
+        return isForm
+          ? redirect(site + links.withQuery(LEAD_PAGES[lang].confirmation, { city }))
+          : json(outcome === 'delivered' ? 200 : 202, { ok: true, status: outcome }, cors);
+      }
       const parsed = leadSchema.safeParse(raw);
       if (!parsed.success) throw new Reject(400, reason(parsed.error));
-      const lead = parsed.data;
+      const lead = { ...parsed.data, receivedAt: new Date().toISOString() };
+      if (config.turnstileSecret) {
+        const verdict = await verifyTurnstile(
+          config.turnstileSecret,
+          turnstileTokenOf(raw),
+          visitor,
+          config.turnstileVerifyUrl,
+        );
+        if (!verdict.ok) {
+          log('lead rejected', { reason: 'turnstile', codes: verdict.codes });
+          throw new Reject(403, 'the bot check failed: send the form again');
+        }
+      }
 
       let outcome: Outcome;
       if (lead.website.trim()) {

@@ -1,5 +1,10 @@
-/** A fixed-window counter per client: `limit` submissions per `windowMs`. */
-export class RateLimiter {
+/** A per-visitor limit: null when a submission may go, else the milliseconds until one may. */
+export interface RateLimit {
+  take(key: string, now?: number): number | null | Promise<number | null>;
+}
+
+/** A fixed-window counter per client, in this process: `limit` submissions per `windowMs`. */
+export class RateLimiter implements RateLimit {
   private readonly hits = new Map<string, { count: number; resetAt: number }>();
 
   constructor(

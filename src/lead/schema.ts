@@ -1,4 +1,7 @@
 import * as z from 'zod';
+import { PROVINCE_CODES } from '../site/provinces.js';
+import { TOUCH_FIELDS, TOUCH_RULES, type TouchField } from './attribution.js';
+import { CONSENT_VERSION, consentVersion } from './consent-wording.js';
 import {
   CLAIM_TYPES,
   DAMAGE_TYPES,
@@ -33,6 +36,20 @@ const optionalLine = (max: number) =>
     .default('');
 const email = singleLine().max(LIMITS.email).regex(EMAIL, 'is not an e-mail address');
 
+/** A touch (src/lead/attribution.ts): each field by its own limit and pattern. */
+const touchField = (field: TouchField | 'at') =>
+  z
+    .string()
+    .max(TOUCH_RULES[field].max, `must be at most ${TOUCH_RULES[field].max} characters`)
+    .regex(TOUCH_RULES[field].pattern, 'has characters it cannot have')
+    .optional();
+const touch = z.object(
+  Object.fromEntries([...TOUCH_FIELDS, 'at' as const].map((f) => [f, touchField(f)])) as Record<
+    TouchField | 'at',
+    ReturnType<typeof touchField>
+  >,
+);
+
 /** Fields every form sends besides its answers. */
 const envelope = {
   submissionId: z.string().regex(/^[A-Za-z0-9-]{16,64}$/, 'is not a submission id'),
@@ -44,44 +61,72 @@ const envelope = {
     .default('/'),
   /** The honeypot: people never see it, so anything in it is a bot. */
   website: z.string().max(300).optional().default(''),
+  /** The touch of the visit that sent it (the session's), and the first one, if kept. */
+  attribution: touch.optional(),
+  firstTouch: touch.optional(),
+  /** The consent wording shown under the form, word for word, and its version. */
+  consentText: optionalLine(1000),
+  consentVersion: z.string().regex(CONSENT_VERSION, 'is not a consent version').optional(),
+  /** The visitor's analytics choice when the form was sent, on a site that asks for one. */
+  analyticsConsent: z
+    .enum(['granted', 'denied'], { error: 'must be granted or denied' })
+    .optional(),
 };
 
-export const claimSchema = z.object({
-  ...envelope,
-  form: z.enum(['questionnaire', 'assessment']),
-  city: optionalLine(LIMITS.city),
-  claimType: z.enum(CLAIM_TYPES, { error: 'must be residential or commercial' }),
-  damageTypes: z
-    .array(z.enum(DAMAGE_TYPES, { error: `must be one of ${DAMAGE_TYPES.join(', ')}` }))
-    .min(1, 'must name at least one type of damage')
-    .max(DAMAGE_TYPES.length)
-    .transform((list) => [...new Set(list)]),
-  estimatedValue: z.enum(ESTIMATED_VALUES, { error: 'is not one of the value ranges' }),
-  hasStartedClaim: z.boolean().default(false),
-  damageDescription: text(LIMITS.text),
-  fullName: line(LIMITS.name),
-  email,
-  phone: line(LIMITS.phone),
-  address: line(LIMITS.address),
-  preferredContact: z.enum(PREFERRED_CONTACT, { error: 'must be phone, email or both' }),
-});
+/** The version a form sends must be the one of the wording it sends. */
+const consentMatches = (lead: { consentText: string; consentVersion?: string | undefined }) =>
+  lead.consentVersion === undefined
+    ? lead.consentText === ''
+    : consentVersion(lead.consentVersion.slice(0, 2), lead.consentText) === lead.consentVersion;
+const consentIssue = {
+  message: 'consentVersion is not the version of consentText',
+  path: ['consentVersion'],
+};
 
-export const messageSchema = z.object({
-  ...envelope,
-  form: z.literal('contact'),
-  fullName: line(LIMITS.name),
-  email,
-  phone: optionalLine(LIMITS.phone),
-  message: text(LIMITS.text),
-});
+export const claimSchema = z
+  .object({
+    ...envelope,
+    form: z.enum(['questionnaire', 'assessment']),
+    city: optionalLine(LIMITS.city),
+    /** The city's province or territory, where the page has one (the CRM's `state`). */
+    province: z.enum(PROVINCE_CODES, { error: 'is not a province or territory code' }).optional(),
+    claimType: z.enum(CLAIM_TYPES, { error: 'must be residential or commercial' }),
+    damageTypes: z
+      .array(z.enum(DAMAGE_TYPES, { error: `must be one of ${DAMAGE_TYPES.join(', ')}` }))
+      .min(1, 'must name at least one type of damage')
+      .max(DAMAGE_TYPES.length)
+      .transform((list) => [...new Set(list)]),
+    estimatedValue: z.enum(ESTIMATED_VALUES, { error: 'is not one of the value ranges' }),
+    hasStartedClaim: z.boolean().default(false),
+    damageDescription: text(LIMITS.text),
+    fullName: line(LIMITS.name),
+    email,
+    phone: line(LIMITS.phone),
+    address: line(LIMITS.address),
+    preferredContact: z.enum(PREFERRED_CONTACT, { error: 'must be phone, email or both' }),
+  })
+  .refine(consentMatches, consentIssue);
+
+export const messageSchema = z
+  .object({
+    ...envelope,
+    form: z.literal('contact'),
+    fullName: line(LIMITS.name),
+    email,
+    phone: optionalLine(LIMITS.phone),
+    message: text(LIMITS.text),
+  })
+  .refine(consentMatches, consentIssue);
 
 export const leadSchema = z.discriminatedUnion('form', [claimSchema, messageSchema], {
   error: 'form must be questionnaire, assessment or contact',
 });
 
-export type ClaimLead = z.infer<typeof claimSchema>;
-export type MessageLead = z.infer<typeof messageSchema>;
-export type Lead = z.infer<typeof leadSchema>;
+/** When the endpoint accepted a lead (ISO): set by it, never taken from the visitor. */
+type Received = { receivedAt?: string };
+export type ClaimLead = z.infer<typeof claimSchema> & Received;
+export type MessageLead = z.infer<typeof messageSchema> & Received;
+export type Lead = z.infer<typeof leadSchema> & Received;
 
 /** A no-JS form post as the object the JSON path sends: lists, booleans, absent fields. */
 export function fromFormData(params: URLSearchParams): Record<string, unknown> {
@@ -90,6 +135,8 @@ export function fromFormData(params: URLSearchParams): Record<string, unknown> {
   if (params.has('damageTypes') || out.form !== 'contact')
     out.damageTypes = params.getAll('damageTypes');
   out.hasStartedClaim = params.get('hasStartedClaim') === 'true';
+  // Turnstile's widget names its token so in the form it posts.
+  if (params.has('cf-turnstile-response')) out.turnstileToken = params.get('cf-turnstile-response');
   if (out.form === 'contact') {
     delete out.damageTypes;
     delete out.hasStartedClaim;

@@ -90,6 +90,8 @@ export async function startServer(options: ServeOptions): Promise<Serving> {
     const folder = basePath().replace(/\/+$/, '');
     const site = folder && path.startsWith(`${folder}/`) ? path.slice(folder.length) : path;
     const isLead = apiPath && leads && (site === apiPath || site === `${apiPath}/`);
+    // The endpoint answers as mounted at the site's root: its pages are under the folder anyway.
+    if (isLead && site !== path) req.url = (req.url ?? '/').slice(folder.length);
     const work = isLead
       ? handleNode((leads as LeadService).handle, req, res)
       : apiPath && leads && path === HEALTH_PATH

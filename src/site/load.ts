@@ -124,6 +124,19 @@ function loadSettings(dataDir: string, options: LoadOptions, issues: DataIssue[]
         message: withValue(options.baseUrl, given.error.issues[0]?.message ?? 'is not a URL'),
       });
   }
+  // Turnstile's site key is the deployment's, set where the build runs (TURNSTILE_SITE_KEY).
+  const turnstile = process.env.TURNSTILE_SITE_KEY?.trim();
+  if (raw !== undefined && turnstile && isObject(raw)) {
+    const given = siteSettingsSchema.shape.turnstileSiteKey.safeParse(turnstile);
+    if (given.success) raw.turnstileSiteKey = given.data;
+    else
+      issues.push({
+        file: 'TURNSTILE_SITE_KEY',
+        record: null,
+        field: null,
+        message: `"${turnstile}" ${given.error.issues[0]?.message ?? 'is not a site key'}`,
+      });
+  }
   const settings = parseRecord(siteSettingsSchema, raw, rel(file), null, issues);
   if (settings) settings.baseUrl = settings.baseUrl.replace(/\/+$/, '');
   return settings;

@@ -174,6 +174,11 @@ export const siteSettingsSchema = z.strictObject({
     .string()
     .regex(/^G-[A-Z0-9]{4,16}$/, 'must be a GA4 measurement id such as G-ABC123XYZ')
     .optional(),
+  /** Cloudflare Turnstile's site key (public), usually from TURNSTILE_SITE_KEY at build. */
+  turnstileSiteKey: z
+    .string()
+    .regex(/^[0-9]x[A-Za-z0-9_-]{8,64}$/, 'must be a Turnstile site key such as 0x4AAAAAAA...')
+    .optional(),
   /**
    * Who the business is, so a homeowner can check it: its legal name, street address, and its
    * licence or registration in each province where it operates. Shown where set; `generate`

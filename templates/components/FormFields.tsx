@@ -64,3 +64,11 @@ export function PersonFields({
     </>
   );
 }
+
+/**
+ * Where the browser script puts Cloudflare's Turnstile widget, when the site has a key: its room
+ * is kept from the start (site.css), so nothing moves when it appears.
+ */
+export function TurnstileSlot() {
+  return <div className="turnstile-slot" data-turnstile-slot="" />;
+}

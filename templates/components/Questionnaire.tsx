@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
 import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
+import { langOfPath } from '../../src/i18n/lang.js';
+import { consentVersion } from '../../src/lead/consent-wording.js';
 import { DAMAGE_TYPES, ESTIMATED_VALUES, LIMITS } from '../../src/lead/rules.js';
 import { Shared } from '../../src/render/fragments.js';
 import type { Links } from '../../src/urls.js';
-import { Honeypot, PersonFields } from './FormFields.js';
+import { Honeypot, PersonFields, TurnstileSlot } from './FormFields.js';
 
 /** The questionnaire's steps: the count each step's title shows. */
 const STEPS = 3;
@@ -92,6 +94,7 @@ export function Questionnaire({
   intro,
   endpoint,
   cityName,
+  province,
   pagePath,
   kind = 'questionnaire',
   phone,
@@ -104,6 +107,8 @@ export function Questionnaire({
   intro?: string;
   endpoint: string;
   cityName: string;
+  /** The city's province or territory code, sent for the CRM's `state`. */
+  province?: string | null | undefined;
   pagePath: string;
   kind?: 'questionnaire' | 'assessment';
   /** Named in the failure message, as the page's language writes it. */
@@ -137,9 +142,13 @@ export function Questionnaire({
       <p className="visually-hidden" data-step-status="" aria-live="polite" />
       <input type="hidden" name="form" value={kind} />
       <input type="hidden" name="city" value={cityName} />
+      {province && <input type="hidden" name="province" value={province} />}
       <input type="hidden" name="page" value={pagePath} />
       <input type="hidden" name="submissionId" value="" data-submission-id="" />
-      <Shared component={QuestionnaireBody} props={{ ...preset, note, t, links }} />
+      <Shared
+        component={QuestionnaireBody}
+        props={{ ...preset, note, t, links, lang: langOfPath(pagePath) }}
+      />
     </form>
   );
 }
@@ -153,8 +162,11 @@ function QuestionnaireBody({
   note,
   t,
   links,
-}: Preset & { note?: string | undefined; t: Strings; links: Links }) {
+  lang,
+}: Preset & { note?: string | undefined; t: Strings; links: Links; lang: string }) {
   const q = t.questionnaire;
+  // The consent line as the visitor reads it, sent with the form so the lead records it.
+  const consent = fill(q.consent, { privacy: q.privacyLink });
   const damages = damageLabels(t);
   const values = valueLabels(t);
   return (
@@ -263,6 +275,7 @@ function QuestionnaireBody({
             />
           </div>
         </fieldset>
+        <TurnstileSlot />
       </Step>
 
       <div className="form-error" role="alert" data-form-error="" />
@@ -278,6 +291,8 @@ function QuestionnaireBody({
         </button>
       </div>
       <p className="form-note">{note ?? q.note}</p>
+      <input type="hidden" name="consentText" value={consent} />
+      <input type="hidden" name="consentVersion" value={consentVersion(lang, consent)} />
       <p className="form-note form-consent">
         {fillParts(q.consent, {
           privacy: (

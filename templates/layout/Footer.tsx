@@ -4,6 +4,7 @@ import type { Business } from '../../src/site/schema.js';
 import { CLAIM_TYPES, NATIONAL } from '../../src/site/segments.js';
 import type { Links } from '../../src/urls.js';
 import { BusinessDetails } from '../components/BusinessDetails.js';
+import { ConsentSettings } from '../components/Consent.js';
 
 /** The footer: scoped city links, the four most populous cities, and the site pages. */
 export function Footer({
@@ -17,6 +18,7 @@ export function Footer({
   t,
   links,
   blog,
+  analytics = false,
 }: {
   siteName: string;
   phone: string;
@@ -30,6 +32,8 @@ export function Footer({
   links: Links;
   /** The blog's path, where the page's language has it. */
   blog: string | null;
+  /** Analytics are on: the footer offers the consent choice again. */
+  analytics?: boolean;
 }) {
   const l = t.layout;
 
@@ -116,6 +120,7 @@ export function Footer({
           <li>
             <a href={links.page('sitemap')}>{l.footerSitemap}</a>
           </li>
+          {analytics && <ConsentSettings t={t} />}
         </ul>
       </div>
     </footer>

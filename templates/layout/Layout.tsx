@@ -73,6 +73,7 @@ export function Layout({
           links,
           // The blog is English only: a translation's footer does not send readers to it.
           blog: blogHref(site),
+          analytics: Boolean(site.settings.analyticsId),
         }}
       />
     </Document>

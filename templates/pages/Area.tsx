@@ -87,6 +87,7 @@ export function AreaPage(ctx: PageContext) {
           title={fill(t.area.formTitle, { area: area.name })}
           endpoint={site.settings.leadEndpoint}
           cityName={province ? area.name : city.name}
+          province={code ?? city.provinceCode}
           pagePath={page.path}
           phone={site.format.phone(site.phone)}
           kind="assessment"

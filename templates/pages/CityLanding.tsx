@@ -80,6 +80,7 @@ export function CityLandingPage(ctx: PageContext) {
           title={t.cityLanding[formText]}
           endpoint={site.settings.leadEndpoint}
           cityName={city.name}
+          province={city.provinceCode}
           pagePath={page.path}
           phone={site.format.phone(site.phone)}
           note={terms.formNote}

@@ -44,6 +44,7 @@ export function ClaimTypePage(ctx: PageContext) {
           title={t.claimType.formTitle}
           endpoint={site.settings.leadEndpoint}
           cityName={city.name}
+          province={city.provinceCode}
           pagePath={page.path}
           phone={site.format.phone(site.phone)}
           kind="assessment"

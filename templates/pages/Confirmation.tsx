@@ -1,6 +1,7 @@
 import { fillParts, type Strings } from '../../src/i18n/catalogue.js';
 import { memoize } from '../../src/memo.js';
 import type { PageContext } from '../../src/render/context.js';
+import { ConsentSettings } from '../components/Consent.js';
 import { brandOf, Logo } from '../components/Logo.js';
 import { Steps } from '../components/Steps.js';
 import { Document } from '../layout/Document.js';
@@ -76,6 +77,14 @@ export function ConfirmationPage(ctx: PageContext) {
           </p>
         </div>
       </main>
+      {site.settings.analyticsId && (
+        // Outside the shared layout, the one footer link it needs: the consent choice.
+        <footer className="confirm-footer">
+          <ul className="container">
+            <ConsentSettings t={t} />
+          </ul>
+        </footer>
+      )}
     </Document>
   );
 }

@@ -4,7 +4,7 @@ import { breadcrumbs, business } from '../../src/render/structured-data.js';
 import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { BusinessDetails } from '../components/BusinessDetails.js';
-import { Honeypot, PersonFields } from '../components/FormFields.js';
+import { Honeypot, PersonFields, TurnstileSlot } from '../components/FormFields.js';
 import { Icon } from '../components/Icon.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
@@ -93,6 +93,7 @@ export function ContactPage(ctx: PageContext) {
               <label htmlFor="c-message">{c.message}</label>
               <textarea id="c-message" name="message" rows={5} required maxLength={LIMITS.text} />
             </div>
+            <TurnstileSlot />
             <div className="form-error" role="alert" data-form-error="" />
             <output className="form-done" data-form-done="" />
             <button type="submit" className="button button-accent">

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from '../../src/generate/host-files.js';
 import { headersFor, parseHeadersFile, rulesFor } from '../../src/serve/headers-file.js';
 import { pathForFile } from '../../src/urls.js';
+import { FAKE_GTAG } from '../e2e/fake-google.js';
 import { browserAndSite, openPage, startSite } from '../e2e/harness.js';
 import { dataCopy, FIXTURE_DATA, fixtureSite } from '../helpers.js';
 import { readSite } from './site-files.js';
@@ -135,12 +136,21 @@ describe('the pages under their Content-Security-Policy, in Chromium', () => {
     const tagged = await startSite(data);
     const loaded: string[] = [];
     try {
-      const found = await visit(tagged.url, ['/', '/toronto/'], (page) =>
-        page.route('https://www.googletagmanager.com/**', (route) => {
+      const found = await visit(tagged.url, ['/', '/toronto/'], async (page) => {
+        await page.addInitScript(() =>
+          localStorage.setItem(
+            'claimsite-consent',
+            JSON.stringify({ choice: 'granted', at: new Date().toISOString() }),
+          ),
+        );
+        await page.route('https://www.googletagmanager.com/**', (route) => {
           loaded.push(route.request().url());
-          return route.fulfill({ status: 200, contentType: 'text/javascript', body: '' });
-        }),
-      );
+          return route.fulfill({ status: 200, contentType: 'text/javascript', body: FAKE_GTAG });
+        });
+        await page.route('https://*.google-analytics.com/**', (route) =>
+          route.fulfill({ status: 204, body: '' }),
+        );
+      });
       expect(found).toEqual([]);
       expect(loaded).toHaveLength(2);
     } finally {

@@ -259,7 +259,7 @@ describe('confirmation page', () => {
 });
 
 describe('analytics', () => {
-  it('makes no third-party request when no measurement id is configured', async () => {
+  it('makes no third-party request and shows no consent banner when no measurement id is configured', async () => {
     const { page, context } = await openPage(env.browser, 1280);
     const external: string[] = [];
     page.on('request', (r) => {
@@ -268,10 +268,13 @@ describe('analytics', () => {
     await page.goto(`${env.site.url}/toronto`);
     await page.waitForLoadState('networkidle');
     expect(external).toEqual([]);
+    // Nothing of the consent banner or its footer link: there is nothing to consent to.
+    expect(await page.locator('[data-consent], [data-consent-settings]').count()).toBe(0);
+    expect(await page.content()).not.toContain('Cookie settings');
     await context.close();
   });
 
-  it('loads the GA4 tag and sends page_view with page_path when an id is configured', async () => {
+  it('loads the GA4 tag and sends page_view with page_path when an id is configured and the visitor accepted', async () => {
     const data = path.join(await tempDir(), 'data');
     await cp(FIXTURE_DATA, data, { recursive: true });
     const settings = JSON.parse(await readFile(path.join(data, 'site.json'), 'utf8'));
@@ -281,6 +284,13 @@ describe('analytics', () => {
     );
     const tagged = await startSite(data);
     const { page, context } = await openPage(env.browser, 1280);
+    // The visitor accepted on an earlier page: the tag loads as the page does.
+    await page.addInitScript(() =>
+      localStorage.setItem(
+        'claimsite-consent',
+        JSON.stringify({ choice: 'granted', at: new Date().toISOString() }),
+      ),
+    );
     const tags: string[] = [];
     await page.route('https://www.googletagmanager.com/**', (route) => {
       tags.push(route.request().url());

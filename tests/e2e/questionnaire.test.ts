@@ -97,9 +97,28 @@ for (const width of WIDTHS) {
       expect(req?.contentType).toBe('application/json');
       const body = JSON.parse(req?.body ?? '{}');
       expect(body.submissionId).toMatch(/^[0-9a-f-]{32,36}$/);
-      expect({ ...body, submissionId: undefined }).toEqual({
+      // The consent line under the form, word for word, and its version.
+      expect(body.consentText).toBe(
+        'By sending this form, you agree that we share your answers with a licensed adjuster who serves your area, so that they can contact you and assess your claim. See our Privacy Policy.',
+      );
+      expect(body.consentVersion).toMatch(/^en-[0-9a-f]{12}$/);
+      expect(body.elapsedMs).toBeGreaterThan(0);
+      // A visit typed in: the landing page and when, nothing else.
+      expect(body.attribution).toEqual({
+        landing_page: '/toronto/public-adjusters/',
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+      expect({
+        ...body,
+        submissionId: undefined,
+        consentText: undefined,
+        consentVersion: undefined,
+        elapsedMs: undefined,
+        attribution: undefined,
+      }).toEqual({
         form: 'questionnaire',
         city: 'Toronto',
+        province: 'ON',
         page: '/toronto/public-adjusters/',
         website: '',
         claimType: 'residential',
@@ -113,6 +132,10 @@ for (const width of WIDTHS) {
         address: '12 King St W, Toronto, ON',
         preferredContact: 'both',
         submissionId: undefined,
+        consentText: undefined,
+        consentVersion: undefined,
+        elapsedMs: undefined,
+        attribution: undefined,
       });
       expect(errors).toEqual([]);
       await context.close();

@@ -9,7 +9,7 @@ import {
 } from '../../src/lead/crm.js';
 import { claimSchema } from '../../src/lead/schema.js';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
-import { sampleClaim } from './sample.js';
+import { LEAD_FIELDS, sampleClaim } from './sample.js';
 
 const fast: RetryPolicy = { ...DEFAULT_RETRY, baseMs: 20, maxDelayMs: 100, requestTimeoutMs: 1000 };
 /** Five seconds from now: the time a delivery may take in these tests. */
@@ -29,33 +29,43 @@ function client(policy = fast, extraEnv: Record<string, string> = {}) {
 const lead = () => claimSchema.parse(sampleClaim());
 
 describe('GoHighLevel API v2 (the default)', () => {
-  it('creates the contact with the exact SPEC §7 payload, then its note', async () => {
-    crm = await startFakeCrm({ api: 'v2' });
+  it('upserts the contact without tags, adds the tags, then the note', async () => {
+    crm = await startFakeCrm({ api: 'v2', fields: LEAD_FIELDS });
     const { c } = client();
     const l = lead();
     const r = await c.deliver(l, soon());
     expect(r).toEqual({ contactId: 'c1', noteAdded: true });
-    expect(crm.contacts.get('c1')).toEqual({
+    expect(crm.calls.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual([
+      'GET /locations/loc_test_123/customFields?model=contact 200',
+      'POST /contacts/upsert 200',
+      'POST /contacts/c1/tags 201',
+      'POST /contacts/c1/notes 201',
+    ]);
+    const { customFields, ...contact } = crm.contacts.get('c1') as Record<string, unknown>;
+    expect(contact).toEqual({
       locationId: 'loc_test_123',
       email: 'marie@example.ca',
       phone: '416-555-0199',
       firstName: 'Marie-Claire',
       lastName: 'van der Berg',
       address1: '12 King St W, Toronto, ON',
-      source: 'Website /toronto/public-adjusters/',
+      city: 'Toronto',
+      state: 'ON',
+      country: 'CA',
+      source: 'direct',
       tags: ['Insurance Claim', 'residential', 'water', 'storm'],
-      customFields: [
-        { key: 'estimated_value', field_value: '100k_250k' },
-        { key: 'claim_value', field_value: '$100,000 - $250,000' },
-        { key: 'claim_status', field_value: 'Started' },
-        {
-          key: 'claim_details',
-          field_value: 'Residential claim in Toronto: Water, Storm damage, $100,000 - $250,000',
-        },
-        { key: 'damage_description', field_value: 'A burst pipe flooded the basement.' },
-        { key: 'claim_started', field_value: 'Yes' },
-        { key: 'preferred_contact', field_value: 'both' },
-      ],
+    });
+    // Every value by the location's own field id.
+    const ids = new Map(crm.fields.map((f) => [f.id, f.name]));
+    expect((customFields as Array<{ id: string }>).every((f) => ids.has(f.id))).toBe(true);
+    expect(crm.fieldsOf('c1')).toEqual({
+      estimated_value: '100k_250k',
+      claim_value: '$100,000 - $250,000',
+      claim_status: 'Started',
+      claim_details: 'Residential claim in Toronto: Water, Storm damage, $100,000 - $250,000',
+      damage_description: 'A burst pipe flooded the basement.',
+      claim_started: 'Yes',
+      preferred_contact: 'both',
     });
     expect(crm.notes).toHaveLength(1);
     expect(crm.notes[0]?.contactId).toBe('c1');
@@ -66,21 +76,180 @@ describe('GoHighLevel API v2 (the default)', () => {
       'Claim with insurer: Started',
       'Description: A burst pipe flooded the basement.',
       'Preferred contact: Both',
+      'Source: direct',
+      'Attribution: none (no campaign, ad click or referring site)',
       `Submission: ${l.submissionId}`,
     ]) {
       expect(crm.notes[0]?.body).toContain(line);
     }
   });
 
-  it('sends custom field ids where the location maps them', async () => {
-    crm = await startFakeCrm({ api: 'v2' });
-    const { c } = client(fast, {
-      GHL_CUSTOM_FIELD_IDS: JSON.stringify({ claim_status: 'fld_9' }),
+  it("keeps a returning homeowner's tags: the operator's own and the first lead's", async () => {
+    crm = await startFakeCrm({ api: 'v2', fields: LEAD_FIELDS });
+    const { c } = client();
+    await c.deliver(lead(), soon());
+    // Between the two leads, the operator signs the client and a workflow tags the contact.
+    crm.tagByHand('c1', 'signed-client', 'workflow: called');
+    const again = claimSchema.parse(
+      sampleClaim({ damageTypes: ['fire'], claimType: 'commercial', estimatedValue: 'over_1m' }),
+    );
+    expect((await c.deliver(again, soon())).contactId).toBe('c1');
+    expect(crm.contacts.size).toBe(1);
+    expect(crm.contacts.get('c1')?.tags).toEqual([
+      'Insurance Claim',
+      'residential',
+      'water',
+      'storm',
+      'signed-client',
+      'workflow: called',
+      'commercial',
+      'fire',
+    ]);
+    // The second lead's answers are the contact's now; the fields it did not send are kept.
+    expect(crm.fieldsOf('c1')).toMatchObject({ estimated_value: 'over_1m' });
+  });
+
+  it('sends custom fields by the ids of the location, listed once and read again once for a field it lacked', async () => {
+    crm = await startFakeCrm({
+      api: 'v2',
+      fields: LEAD_FIELDS.filter((f) => f.name !== 'utm_source'),
     });
+    const { c, logs } = client();
+    await c.deliver(lead(), soon());
+    await c.deliver(
+      claimSchema.parse(sampleClaim({ email: 'b@example.ca', phone: '416-555-0102' })),
+      soon(),
+    );
+    const listings = () => crm.calls.filter((x) => x.path.includes('/customFields')).length;
+    expect(listings()).toBe(1);
+    // A lead with a field the location lacks: listed again once, sent without it, logged.
+    const withSource = (email: string, phone: string) =>
+      claimSchema.parse(
+        sampleClaim({ email, phone, attribution: { utm_source: 'google', utm_medium: 'cpc' } }),
+      );
+    await c.deliver(withSource('c@example.ca', '416-555-0103'), soon());
+    expect(listings()).toBe(2);
+    expect(crm.fieldsOf('c3')).toMatchObject({ utm_medium: 'cpc' });
+    expect(crm.fieldsOf('c3')).not.toHaveProperty('utm_source');
+    expect(logs.find((l) => l[0] === 'custom fields missing in the location')?.[1]).toMatchObject({
+      fields: ['utm_source'],
+    });
+    // Still missing a moment later: not listed again for every lead.
+    await c.deliver(withSource('d@example.ca', '416-555-0104'), soon());
+    expect(listings()).toBe(2);
+  });
+
+  it('finds a field created after the client first listed them, on the next lead that needs it', async () => {
+    crm = await startFakeCrm({ api: 'v2', fields: LEAD_FIELDS.filter((f) => f.name !== 'gclid') });
+    const { c } = client();
+    await c.deliver(lead(), soon());
+    crm.fields.push({
+      id: 'fld_new',
+      name: 'gclid',
+      fieldKey: 'contact.gclid',
+      dataType: 'TEXT',
+      model: 'contact',
+    });
+    await c.deliver(
+      claimSchema.parse(
+        sampleClaim({
+          email: 'g@example.ca',
+          phone: '416-555-0107',
+          attribution: { gclid: 'Cj0KCQ' },
+        }),
+      ),
+      soon(),
+    );
+    expect(crm.fieldsOf('c2')).toMatchObject({ gclid: 'Cj0KCQ' });
+  });
+
+  it('lets an id from GHL_CUSTOM_FIELD_IDS win over the listing', async () => {
+    crm = await startFakeCrm({
+      api: 'v2',
+      fields: [...LEAD_FIELDS, { name: 'Claim status (old)' }],
+    });
+    const old = crm.fields.find((f) => f.name === 'Claim status (old)')?.id ?? '';
+    const { c } = client(fast, { GHL_CUSTOM_FIELD_IDS: JSON.stringify({ claim_status: old }) });
     await c.deliver(claimSchema.parse(sampleClaim({ hasStartedClaim: false })), soon());
-    const fields = crm.contacts.get('c1')?.customFields as Array<Record<string, string>>;
-    expect(fields).toContainEqual({ id: 'fld_9', field_value: 'Not Started' });
-    expect(fields).toContainEqual({ key: 'claim_started', field_value: 'No' });
+    expect(crm.fieldsOf('c1')).toMatchObject({
+      claim_status_old: 'Not Started',
+      claim_started: 'No',
+    });
+    expect(crm.fieldsOf('c1')).not.toHaveProperty('claim_status');
+  });
+
+  it('carries the attribution as source and custom fields, and names none on a national page', async () => {
+    crm = await startFakeCrm({ api: 'v2', fields: LEAD_FIELDS });
+    const { c } = client();
+    const attribution = {
+      utm_source: 'google',
+      utm_medium: 'cpc',
+      utm_campaign: 'spring-flood',
+      gclid: 'Cj0KCQiA',
+      referrer: 'https://www.google.com',
+      landing_page: '/toronto/',
+    };
+    await c.deliver(claimSchema.parse(sampleClaim({ attribution })), soon());
+    expect(crm.contacts.get('c1')?.source).toBe('google / cpc / spring-flood');
+    expect(crm.fieldsOf('c1')).toMatchObject(attribution);
+    expect(crm.notes[0]?.body).toContain(
+      'Attribution: utm_source=google, utm_medium=cpc, utm_campaign=spring-flood, gclid=Cj0KCQiA, referrer=https://www.google.com, landing_page=/toronto/',
+    );
+    // The national questionnaire names no city; a province page names its province.
+    await c.deliver(
+      claimSchema.parse(
+        sampleClaim({
+          email: 'n@example.ca',
+          phone: '204-555-0100',
+          city: 'Manitoba',
+          province: 'MB',
+          page: '/canada/manitoba/',
+        }),
+      ),
+      soon(),
+    );
+    expect(crm.contacts.get('c2')).toMatchObject({ state: 'MB', country: 'CA' });
+    expect(crm.contacts.get('c2')).not.toHaveProperty('city');
+  });
+
+  it('delivers the contact and its note when the token may not read custom fields, and says so', async () => {
+    crm = await startFakeCrm({
+      api: 'v2',
+      fields: LEAD_FIELDS,
+      scopes: ['contacts.write', 'contacts.readonly'],
+    });
+    const { c, logs } = client();
+    expect(await c.deliver(lead(), soon())).toEqual({ contactId: 'c1', noteAdded: true });
+    expect(crm.fieldsOf('c1')).toEqual({});
+    expect(crm.notes[0]?.body).toContain('Description: A burst pipe flooded the basement.');
+    expect(logs.find((l) => l[0] === 'custom fields not listed')?.[1].error).toBe(
+      'HTTP 401: The token is not authorized for this scope.',
+    );
+  });
+
+  it('is refused for good as an auth failure when the token may not write contacts', async () => {
+    crm = await startFakeCrm({ api: 'v2', fields: LEAD_FIELDS, scopes: ['contacts.readonly'] });
+    const { c } = client();
+    const err = (await c.deliver(lead(), soon()).catch((e) => e)) as DeliveryError;
+    expect(err.crm.kind).toBe('auth');
+    expect(err.message).toBe('contact: HTTP 401: The token is not authorized for this scope.');
+    expect(crm.contacts.size).toBe(0);
+  });
+
+  it('adds the tags again, harmlessly, after their answer was lost', async () => {
+    crm = await startFakeCrm({ api: 'v2', fields: LEAD_FIELDS });
+    crm.fail('tags', { drop: 'after' }, { status: 502 });
+    const { c } = client();
+    expect(await c.deliver(lead(), soon())).toEqual({ contactId: 'c1', noteAdded: true });
+    expect(crm.calls.filter((x) => x.path.endsWith('/tags')).map((x) => x.status)).toEqual([
+      -201, 502, 201,
+    ]);
+    expect(crm.contacts.get('c1')?.tags).toEqual([
+      'Insurance Claim',
+      'residential',
+      'water',
+      'storm',
+    ]);
   });
 
   it('is refused with a wrong token (not retried, an auth failure) or without the Version header', async () => {
@@ -89,13 +258,17 @@ describe('GoHighLevel API v2 (the default)', () => {
     const err = (await c.deliver(lead(), soon()).catch((e) => e)) as DeliveryError;
     expect(err.crm.kind).toBe('auth');
     expect(err.message).toContain('HTTP 401');
-    expect(crm.calls.map((x) => x.status)).toEqual([401]);
-    expect(logs[0]?.[0]).toBe('Failed to submit contact to GHL');
+    // The field listing is refused, then the upsert: neither is tried again.
+    expect(crm.calls.map((x) => x.status)).toEqual([401, 401]);
+    expect(logs.map((l) => l[0])).toEqual([
+      'custom fields not listed',
+      'Failed to submit contact to GHL',
+    ]);
     expect(JSON.stringify(logs)).not.toContain('pit-wrong');
   });
 
   it('writes contacts with the idempotent upsert and retries a failing one', async () => {
-    crm = await startFakeCrm({ api: 'v2' });
+    crm = await startFakeCrm({ api: 'v2', fields: LEAD_FIELDS });
     crm.fail('contact', { status: 503 }, { drop: 'before' }, { status: 500 });
     const { c } = client();
     expect((await c.deliver(lead(), soon())).contactId).toBe('c1');
@@ -107,7 +280,7 @@ describe('GoHighLevel API v2 (the default)', () => {
 
   it('makes one contact and one note when the connection drops after the CRM acted', async () => {
     // A location that allows duplicates: a second create would make a second contact.
-    crm = await startFakeCrm({ api: 'v2', allowDuplicates: true });
+    crm = await startFakeCrm({ api: 'v2', allowDuplicates: true, fields: LEAD_FIELDS });
     crm.fail('contact', { drop: 'after' });
     crm.fail('note', { drop: 'after' }, { status: 502 });
     const { c } = client();
@@ -117,8 +290,10 @@ describe('GoHighLevel API v2 (the default)', () => {
     expect(crm.notes).toHaveLength(1);
     // The note's second try looked for it first and found it.
     expect(crm.calls.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual([
+      'GET /locations/loc_test_123/customFields?model=contact 200',
       'POST /contacts/upsert -200',
       'POST /contacts/upsert 200',
+      'POST /contacts/c1/tags 201',
       'POST /contacts/c1/notes -201',
       'GET /contacts/c1/notes 502',
       'GET /contacts/c1/notes 200',
@@ -136,7 +311,11 @@ describe('GoHighLevel API v2 (the default)', () => {
     expect(crm.notes).toHaveLength(1);
     crm.calls.length = 0;
     await c.deliver(l, { ...soon(), progress: first.progress });
-    expect(crm.calls.map((x) => `${x.method} ${x.path}`)).toEqual(['GET /contacts/c1/notes']);
+    // No second contact or note; the tags are added again, which changes nothing.
+    expect(crm.calls.map((x) => `${x.method} ${x.path}`)).toEqual([
+      'POST /contacts/c1/tags',
+      'GET /contacts/c1/notes',
+    ]);
     expect(crm.notes).toHaveLength(1);
   });
 
@@ -172,7 +351,7 @@ describe('GoHighLevel API v2 (the default)', () => {
 
   it('ends by its deadline whatever the CRM does', async () => {
     crm = await startFakeCrm({ api: 'v2' });
-    crm.fail('contact', { stallMs: 3000 }, { stallMs: 3000 }, { stallMs: 3000 });
+    crm.fail('fields', { stallMs: 3000 }, { stallMs: 3000 }, { stallMs: 3000 });
     const { c, logs } = client({ ...fast, requestTimeoutMs: 5000 });
     const t0 = Date.now();
     const err = (await c.deliver(lead(), soon(1000)).catch((e) => e)) as DeliveryError;
@@ -180,6 +359,8 @@ describe('GoHighLevel API v2 (the default)', () => {
     expect(err.crm.kind).toBe('transient');
     expect(err.crm.ambiguous).toBe(true);
     expect(logs.map((l) => l[0])).toEqual(['Failed to submit contact to GHL']);
+    // The field listing had stalled too: nothing was sent without its fields.
+    expect(crm.calls.filter((x) => x.path === '/contacts/upsert')).toHaveLength(0);
   });
 
   it("reports a lead the CRM refuses for good, with the CRM's reason, and does not retry it", async () => {
@@ -189,7 +370,7 @@ describe('GoHighLevel API v2 (the default)', () => {
     const err = (await c.deliver(lead(), soon()).catch((e) => e)) as DeliveryError;
     expect(err.crm.kind).toBe('permanent');
     expect(err.message).toBe('contact: HTTP 422: phone must be a valid phone number');
-    expect(crm.calls).toHaveLength(1);
+    expect(crm.calls.filter((x) => x.path === '/contacts/upsert')).toHaveLength(1);
   });
 });
 

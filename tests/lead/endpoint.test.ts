@@ -8,7 +8,7 @@ import type { WaitingLead } from '../../src/lead/store.js';
 import { type Serving, startServer } from '../../src/serve/server.js';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
 import { runCli, runCliAsync, tempDir } from '../helpers.js';
-import { formOf, sampleClaim } from './sample.js';
+import { formOf, LEAD_FIELDS, sampleClaim } from './sample.js';
 
 const ORIGIN = 'https://www.claimright.ca';
 let crm: FakeCrm | undefined;
@@ -266,7 +266,7 @@ describe('the lead endpoint', () => {
   });
 
   it('answers a French page in French and marks its lead so the owner calls back in French', async () => {
-    crm = await startFakeCrm({ api: 'v2' });
+    crm = await startFakeCrm({ api: 'v2', fields: LEAD_FIELDS });
     const e = await endpoint(crm.env());
     const s = sampleClaim({ city: 'Montréal', page: '/fr/montreal/experts-en-sinistre/' });
     const form = formOf(s);
@@ -275,12 +275,9 @@ describe('the lead endpoint', () => {
     });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`${ORIGIN}/fr/confirmation/?city=Montr%C3%A9al`);
-    const contact = crm.contacts.get('c1') as { tags?: string[]; customFields?: unknown[] };
+    const contact = crm.contacts.get('c1') as { tags?: string[] };
     expect(contact.tags).toEqual(['Insurance Claim', 'residential', 'water', 'storm', 'French']);
-    expect(contact.customFields).toContainEqual({
-      key: 'preferred_language',
-      field_value: 'French',
-    });
+    expect(crm.fieldsOf('c1')).toMatchObject({ preferred_language: 'French' });
     // A refused form goes back to the French error page.
     form.set('email', 'pas-un-courriel');
     form.set('submissionId', 'another-submission-0002');
@@ -312,12 +309,9 @@ describe('the lead endpoint', () => {
     expect(crm.contacts.get('c2')).toMatchObject({ tags: ['Website Message', 'French'] });
     // An English lead is sent as the spec's payload has it: no language tag or field.
     await e.post(JSON.stringify(sampleClaim({ email: 'en@example.ca', phone: '416-555-0177' })));
-    const english = crm.contacts.get('c3') as {
-      tags?: string[];
-      customFields?: Array<{ key?: string }>;
-    };
+    const english = crm.contacts.get('c3') as { tags?: string[] };
     expect(english.tags).not.toContain('French');
-    expect(english.customFields?.map((f) => f.key)).not.toContain('preferred_language');
+    expect(crm.fieldsOf('c3')).not.toHaveProperty('preferred_language');
   });
 
   it('delivers the contact-page message with its note', async () => {

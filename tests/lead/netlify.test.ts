@@ -1,5 +1,8 @@
+import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BlobRateLimiter } from '../../src/lead/blob-rate-limit.js';
+import { LEADS_STORE, netlifyLeads } from '../../src/lead/netlify.js';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
 import { tempDir } from '../helpers.js';
 import { sampleClaim } from './sample.js';
@@ -25,7 +28,13 @@ beforeAll(async () => {
     URL: 'https://www.claimright.ca',
     LEAD_RATE_LIMIT: '2',
     NETLIFY_BLOBS_CONTEXT: Buffer.from(
-      JSON.stringify({ edgeURL: `http://localhost:${port}`, siteID: 'site-1', token }),
+      // Netlify gives functions both addresses; strong reads go to the uncached one.
+      JSON.stringify({
+        edgeURL: `http://localhost:${port}`,
+        uncachedEdgeURL: `http://localhost:${port}`,
+        siteID: 'site-1',
+        token,
+      }),
     ).toString('base64'),
   });
   delete process.env.SITE_ORIGIN;
@@ -95,6 +104,45 @@ describe('the Netlify functions', () => {
     const a = [await send('192.0.2.1'), await send('192.0.2.1'), await send('192.0.2.1')];
     expect(a.map((r) => r.status)).toEqual([200, 200, 429]);
     expect((await send('192.0.2.2')).status).toBe(200);
+  });
+
+  it("share each visitor's limit between instances of the function, through Netlify Blobs", async () => {
+    // Two instances, as Netlify starts under load: each with its own memory, one store.
+    const instances = [netlifyLeads(), netlifyLeads()];
+    const send = (i: number, ip: string) =>
+      instances[i % 2]?.handle(post(JSON.stringify(person())), {
+        clientIp: ip,
+        fromPlatform: true,
+      });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await send(i, '192.0.2.77'))?.status);
+    // LEAD_RATE_LIMIT is 2: the third is refused, whichever instance takes it.
+    expect(statuses).toEqual([200, 200, 429, 429]);
+    expect((await send(0, '192.0.2.78'))?.status).toBe(200);
+    // No address is kept: only digests, under the window.
+    const { blobs: keys } = await getStore(LEADS_STORE).list({ prefix: 'rate/' });
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.every((b) => /^rate\/\d+\/[0-9a-f]{32}$/.test(b.key))).toBe(true);
+  });
+
+  it('lose no count when another instance counts between a read and its write', async () => {
+    const store = getStore(LEADS_STORE);
+    const other = new BlobRateLimiter(store, 3, 60_000);
+    let reads = 0;
+    /** An instance whose first read is overtaken: another counts before it writes. */
+    class Overtaken extends BlobRateLimiter {
+      protected override async read(key: string) {
+        const held = await super.read(key);
+        if (++reads === 1) await other.take('198.51.100.200');
+        return held;
+      }
+    }
+    const slow = new Overtaken(store, 3, 60_000);
+    await other.take('198.51.100.200');
+    // slow reads 1, other makes it 2, slow's write on the old ETag is refused: it reads 2, writes 3.
+    expect(await slow.take('198.51.100.200')).toBeNull();
+    expect(reads).toBe(2);
+    expect(await other.take('198.51.100.200')).toBeGreaterThan(0);
   });
 
   it('reject bad input the same way as the Node server', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LEAD_CUSTOM_FIELDS } from '../../src/lead/payload.js';
 import type { ClaimLead } from '../../src/lead/schema.js';
 
 /** A complete questionnaire submission, as the browser sends it. */
@@ -8,6 +9,7 @@ export const sampleClaim = (over: Partial<ClaimLead> = {}) => ({
   page: '/toronto/public-adjusters/',
   website: '',
   city: 'Toronto',
+  province: 'ON' as const,
   claimType: 'residential' as const,
   damageTypes: ['water' as const, 'storm' as const],
   estimatedValue: '100k_250k' as const,
@@ -20,6 +22,9 @@ export const sampleClaim = (over: Partial<ClaimLead> = {}) => ({
   preferredContact: 'both' as const,
   ...over,
 });
+
+/** Every custom field a lead may fill, as a location set up by `claimsite leads check --fix` has them. */
+export const LEAD_FIELDS = LEAD_CUSTOM_FIELDS.map((f) => ({ name: f.key, dataType: f.dataType }));
 
 /** A submission as a form posted without JavaScript sends it: lists as repeated fields. */
 export function formOf(claim: Record<string, unknown>): URLSearchParams {

@@ -1,0 +1,82 @@
+import {
+  CLICK_IDS,
+  TOUCH_FIELDS,
+  type Touch,
+  touchValueOk,
+  UTM_FIELDS,
+} from '../lead/attribution.js';
+
+/** This visit's touch: kept for the browser tab's session only. */
+const SESSION = 'claimsite-touch';
+/** The first touch, kept 90 days, and only with the visitor's consent. */
+const FIRST = 'claimsite-first-touch';
+const FIRST_KEPT_MS = 90 * 24 * 3600 * 1000;
+
+type Kind = 'sessionStorage' | 'localStorage';
+
+/** A stored touch, cleaned to what the endpoint takes (a value edited by hand refuses no lead). */
+function read(kind: Kind, key: string): Touch | undefined {
+  try {
+    const t = JSON.parse(window[kind].getItem(key) ?? 'null') as Touch | null;
+    if (!t || typeof t !== 'object') return undefined;
+    const out: Touch = {};
+    for (const f of [...TOUCH_FIELDS, 'at' as const]) {
+      const v = t[f];
+      if (typeof v === 'string' && touchValueOk(f, v)) out[f] = v;
+    }
+    return out;
+  } catch {
+    // Storage blocked or unreadable: the lead goes without it.
+    return undefined;
+  }
+}
+
+function write(kind: Kind, key: string, touch: Touch | null): void {
+  try {
+    if (touch) window[kind].setItem(key, JSON.stringify(touch));
+    else window[kind].removeItem(key);
+  } catch {
+    // Storage blocked.
+  }
+}
+
+const firstKept = () => {
+  const first = read('localStorage', FIRST);
+  return first && Date.now() - Date.parse(first.at ?? '') < FIRST_KEPT_MS ? first : undefined;
+};
+
+/**
+ * Keeps the touch of a landing: the campaign parameters and ad click ids of the address, the
+ * referring site's origin (another site only), the landing path. A page reached from within the
+ * site keeps the session's touch; a new campaign or another referring site replaces it.
+ */
+export function captureTouch(loc: Location, referrer: string): void {
+  const params = new URLSearchParams(loc.search);
+  const touch: Touch = {};
+  for (const f of [...UTM_FIELDS, ...CLICK_IDS]) {
+    const v = params.get(f)?.trim();
+    if (v && touchValueOk(f, v)) touch[f] = v;
+  }
+  try {
+    const origin = new URL(referrer).origin;
+    if (origin !== loc.origin && touchValueOk('referrer', origin)) touch.referrer = origin;
+  } catch {
+    // No referrer: a direct visit, or a page of this site.
+  }
+  if (Object.keys(touch).length === 0 && read('sessionStorage', SESSION)) return;
+  if (touchValueOk('landing_page', loc.pathname)) touch.landing_page = loc.pathname;
+  touch.at = new Date().toISOString();
+  write('sessionStorage', SESSION, touch);
+}
+
+/** With consent, the session's touch is the first one unless one is kept; without, none is. */
+export function keepFirstTouch(granted: boolean): void {
+  if (!granted) write('localStorage', FIRST, null);
+  else if (!firstKept()) write('localStorage', FIRST, read('sessionStorage', SESSION) ?? null);
+}
+
+/** What a form sends of where the visitor came from. */
+export const leadTouches = () => ({
+  attribution: read('sessionStorage', SESSION),
+  firstTouch: firstKept(),
+});
