@@ -27,7 +27,7 @@ import {
   LicenceLookup,
   Population,
 } from '../components/LocalFacts.js';
-import { LocalHelp } from '../components/LocalHelp.js';
+import { LocalHelp, ProvinceAssistance } from '../components/LocalHelp.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
@@ -95,6 +95,9 @@ export function CityLandingPage(ctx: PageContext) {
           french={site.lang === 'fr'}
           t={t}
         />
+      )}
+      {kind === 'home' && (
+        <ProvinceAssistance facts={province?.assistance ?? []} french={site.lang === 'fr'} t={t} />
       )}
       {kind === 'top-adjusters' && (
         <ChoosingAnAdjuster
