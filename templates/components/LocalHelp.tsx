@@ -69,3 +69,26 @@ export function ProvinceAssistance({
     </Section>
   );
 }
+
+/**
+ * On a city's page, where its province's disaster financial assistance is told: on the
+ * province's page, not again on every city's (the same paragraphs on each would make the cities'
+ * pages copies of one another).
+ */
+export function ProvinceAssistanceLink({
+  province,
+  href,
+  t,
+}: {
+  province: string;
+  href: string;
+  t: Strings;
+}) {
+  return (
+    <Section id="assistance-title" title={t.localHelp.assistanceTitle}>
+      <p>
+        <a href={href}>{fill(t.localHelp.assistanceLink, { province })}</a>
+      </p>
+    </Section>
+  );
+}
