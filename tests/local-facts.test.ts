@@ -142,3 +142,65 @@ describe('a neighbourhood page earns indexing by claims substance', () => {
     expect(byPath.get('/toronto/')?.sitemap).not.toBeNull();
   });
 });
+
+describe("a province's disaster financial assistance", () => {
+  it('is told on its province page, each point with its source, and pointed to from its cities', () => {
+    const ontario = site.facts.provinces.get('ON')?.assistance ?? [];
+    expect(ontario.length).toBeGreaterThan(0);
+    const section = render('/canada/ontario/').querySelector(
+      '[aria-labelledby="assistance-title"]',
+    );
+    for (const a of ontario) {
+      expect(text(section)).toContain(a.text);
+      expect(section?.querySelector(`.source a[href="${a.source.url}"]`)).not.toBeNull();
+    }
+    // A city's page links to it rather than repeating it (the same paragraphs on every city's
+    // page would make them copies of one another).
+    const city = render('/toronto/').querySelector('[aria-labelledby="assistance-title"]');
+    expect(city?.querySelector('a')?.getAttribute('href')).toBe(
+      '/canada/ontario/#assistance-title',
+    );
+    expect(text(city)).not.toContain(ontario[0]?.text ?? '');
+  });
+
+  it('speaks French on French pages, and a city of a province without it says nothing of it', () => {
+    const quebec = site.facts.provinces.get('QC')?.assistance ?? [];
+    const section = render('/fr/canada/quebec/').querySelector(
+      '[aria-labelledby="assistance-title"]',
+    );
+    for (const a of quebec) {
+      expect(a.fr).toBeDefined();
+      expect(text(section)).toContain(a.fr ?? '');
+      expect(text(section)).not.toContain(a.text);
+    }
+    expect(
+      render('/fr/montreal/')
+        .querySelector('[aria-labelledby="assistance-title"] a')
+        ?.getAttribute('href'),
+    ).toBe('/fr/canada/quebec/#assistance-title');
+    expect(site.facts.provinces.get('NU')?.assistance).toBeUndefined();
+    expect(render('/iqaluit/').querySelector('[aria-labelledby="assistance-title"]')).toBeNull();
+  });
+
+  it('is checked: a province with French pages needs its French', async () => {
+    const { data } = await dataCopy(BUNDLED_DATA);
+    await editJson(
+      data,
+      'provinces.json',
+      (p: { provinces: Array<{ code: string; assistance?: Array<{ fr?: string }> }> }) => {
+        const nb = p.provinces.find((x) => x.code === 'NB');
+        if (nb?.assistance?.[0]) delete nb.assistance[0].fr;
+      },
+    );
+    const issues = await dataIssues(data);
+    const nbIndex = [...site.facts.provinces.keys()].indexOf('NB');
+    expect(
+      issues.find(
+        (i) =>
+          i.file.endsWith('provinces.json') &&
+          i.record === 'NB' &&
+          i.field === `provinces.${nbIndex}.assistance.0.fr`,
+      )?.message,
+    ).toMatch(/is required: NB has French pages/);
+  });
+});

@@ -40,6 +40,11 @@ export const provincesSchema = z.strictObject({
       regulator: bodySchema.extend({ lookup: lookupSchema.optional() }),
       facts: z.array(sourcedText),
       complaints: z.array(bodySchema),
+      /**
+       * The province's disaster financial assistance: what its programme covers and how to
+       * apply, shown on its cities' pages and its own; `fr` for provinces with French pages.
+       */
+      assistance: z.array(sourcedText.extend({ fr: text.optional() })).optional(),
     }),
   ),
 });
@@ -114,6 +119,7 @@ export const localFactsSchema = z.record(
 
 export type ProvincesRecord = z.infer<typeof provincesSchema>;
 export type ProvinceFacts = ProvincesRecord['provinces'][number];
+export type Assistance = NonNullable<ProvinceFacts['assistance']>[number];
 export type Body = z.infer<typeof bodySchema>;
 export type LicenceLookup = z.infer<typeof lookupSchema>;
 export type Catastrophe = z.infer<typeof catastrophesSchema>[number];

@@ -67,10 +67,12 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   // Named by a record whose file did not parse, a city is not blamed on the business again.
   if (settings && cities.slugsNamed)
     issues.push(...checkBusinessCities(settings, cities.slugsNamed, settingsFile));
-  if (facts)
+  if (facts) {
     issues.push(
       ...checkLocalFacts(facts, cities.cities, rel(path.join(dataDir, 'local-facts.json'))),
     );
+    issues.push(...checkAssistance(facts, rel(path.join(dataDir, 'provinces.json'))));
+  }
 
   if (issues.length > 0 || !settings || !branding || !national || !content || !facts || !catalogue)
     throw new DataError(issues);
@@ -236,6 +238,24 @@ function checkLocalFacts(facts: Facts, cities: readonly City[], file: string): D
         });
     });
   }
+  return out;
+}
+
+/** A province with French pages needs the French of its disaster assistance. */
+function checkAssistance(facts: Facts, file: string): DataIssue[] {
+  const out: DataIssue[] = [];
+  [...facts.provinces.values()].forEach((p, i) => {
+    if (!FRENCH_PROVINCES.has(p.code)) return;
+    p.assistance?.forEach((a, k) => {
+      if (a.fr === undefined)
+        out.push({
+          file,
+          record: p.code,
+          field: `provinces.${i}.assistance.${k}.fr`,
+          message: `is required: ${p.code} has French pages`,
+        });
+    });
+  });
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { fill, type Strings } from '../../src/i18n/catalogue.js';
-import type { LocalFact } from '../../src/site/facts-schema.js';
+import type { Assistance, LocalFact } from '../../src/site/facts-schema.js';
 import { Cite } from './LocalFacts.js';
 import { Section } from './Section.js';
 
@@ -34,6 +34,61 @@ export function LocalHelp({
           </li>
         ))}
       </ul>
+    </Section>
+  );
+}
+
+/**
+ * The province's or territory's disaster financial assistance, shown on its cities' pages and
+ * its own, in French where the page is. Nothing for a province the data says nothing of.
+ */
+export function ProvinceAssistance({
+  facts,
+  french,
+  t,
+}: {
+  facts: readonly Assistance[];
+  french: boolean;
+  t: Strings;
+}) {
+  if (facts.length === 0) return null;
+  return (
+    <Section
+      id="assistance-title"
+      title={t.localHelp.assistanceTitle}
+      intro={t.localHelp.assistanceIntro}
+    >
+      <ul className="bullet-list fact-list">
+        {facts.map((f) => (
+          <li key={f.text}>
+            {(french && f.fr) || f.text}
+            <Cite source={f.source} t={t} />
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+/**
+ * On a city's page, where its province's disaster financial assistance is told: on the
+ * province's page, not again on every city's (the same paragraphs on each would make the cities'
+ * pages copies of one another).
+ */
+export function ProvinceAssistanceLink({
+  province,
+  href,
+  t,
+}: {
+  province: string;
+  href: string;
+  t: Strings;
+}) {
+  return (
+    <Section id="assistance-title" title={t.localHelp.assistanceTitle}>
+      <p>
+        <a href={href}>{fill(t.localHelp.assistanceLink, { province })}</a>
+      </p>
     </Section>
   );
 }

@@ -17,7 +17,7 @@ import {
   Population,
   ProvinceRules,
 } from '../components/LocalFacts.js';
-import { LocalHelp } from '../components/LocalHelp.js';
+import { LocalHelp, ProvinceAssistance } from '../components/LocalHelp.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
@@ -133,6 +133,10 @@ export function AreaPage(ctx: PageContext) {
             />
           </div>
         </Section>
+      )}
+
+      {rules && (
+        <ProvinceAssistance facts={rules.assistance ?? []} french={site.lang === 'fr'} t={site.t} />
       )}
 
       {rules && (

@@ -27,7 +27,7 @@ import {
   LicenceLookup,
   Population,
 } from '../components/LocalFacts.js';
-import { LocalHelp } from '../components/LocalHelp.js';
+import { LocalHelp, ProvinceAssistanceLink } from '../components/LocalHelp.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
@@ -266,6 +266,13 @@ function CityFacts({ city, site }: { city: City; site: Site }) {
   return (
     <>
       <CatastropheSection place={city.name} catastrophes={catastrophes} t={t} links={links} />
+      {province?.assistance?.length && city.province ? (
+        <ProvinceAssistanceLink
+          province={city.province}
+          href={`${links.cityPage(site.national, provincePage)}#assistance-title`}
+          t={t}
+        />
+      ) : null}
       {province && city.province && (
         <Section
           id="rules-title"
