@@ -255,8 +255,11 @@ describe('threaded builds', () => {
       expect(reports[1]).toBe(reports[0]);
       expect(reports[2]).toBe(reports[0]);
     }
-  });
+    // Six whole builds, three of the bundled site: a time limit for a machine shared with others.
+  }, 300_000);
 
+  // Three whole builds of the bundled site each (the next two tests): a time limit for a machine
+  // shared with others.
   it('updates an output through the writer thread: changed files only, equal to a full build', async () => {
     const { dir, data, out } = await dataCopy(BUNDLED_DATA);
     generate(data, out);
@@ -295,7 +298,6 @@ describe('threaded builds', () => {
     expect(await readdir(dir)).toEqual(
       expect.not.arrayContaining([expect.stringMatching(/^\.dist\.(staging|journal|old)/)]),
     );
-    // Three whole builds of the bundled site: a time limit for a machine shared with others.
   }, 240_000);
 
   it('leaves the previous output, or the whole new one, when a threaded build is killed', async () => {
