@@ -627,13 +627,15 @@ describe('site pages', () => {
     expect(hrefs(root, '.area-card')).toHaveLength(13);
   });
 
-  it('/privacy: seven sections, last updated 14 March 2024, privacy e-mail and phone', () => {
+  it('/privacy: the seven sections and the analytics one, last updated 14 March 2024, privacy e-mail and phone', () => {
     const root = render('/privacy/');
     expect(text(root)).toContain('Last updated 14 March 2024');
+    // The spec's seven, and what the consent banner asks (issue 37: Law 25 wants it said).
     expect(root.querySelectorAll('.prose h2').map(text)).toEqual([
       'Information We Collect',
       'How We Use Your Information',
       'How We Share Your Information',
+      'Cookies, Analytics and Where Visits Come From',
       'Data Security',
       'Your Rights',
       'Contact Us',

@@ -55,7 +55,8 @@ function publishers(): string[] {
 const inQuebec = (p: Page) =>
   p.city?.provinceCode === 'QC' || (p.city?.national === true && p.area?.slug === 'quebec');
 const checked = pages.filter((p) => p.lang === 'fr' || inQuebec(p));
-const named = publishers();
+// Publishers, and institutions a fact names, keep their own names (the Court of Québec's is so).
+const named = [...publishers(), 'Court of Québec'];
 const texts = new Map(checked.map((p) => [p.path, readable(p)]));
 
 const REST_OF_CANADA_FEE = /5\s*(-|–|à)\s*15\s*%|only on success|seulement en cas de succès/i;
