@@ -49,17 +49,33 @@ const cityEdit =
       change(city, n);
       if (city.slug !== before) slugs = [before, city.slug];
     });
-    // A city's slug is how the catastrophes that struck it name it: a new one follows there.
-    if (slugs) await renameInCatastrophes(dir, ...(slugs as [string, string]));
+    // A city's slug is how the catastrophes that struck it and its local facts name it: a new
+    // one follows there.
+    if (slugs) await renameInFacts(dir, ...(slugs as [string, string]));
     return `${what} of ${name || `a city in ${code}`}`;
   };
 
-async function renameInCatastrophes(dir: string, from: string, to: string | null): Promise<void> {
+async function renameInFacts(dir: string, from: string, to: string | null): Promise<void> {
   await json<Array<{ cities: string[] }>>(dir, 'catastrophes.json', (list) => {
     for (const c of list)
       c.cities = c.cities.flatMap((slug) => (slug === from ? (to ? [to] : []) : [slug]));
   });
+  const local = await localFacts(dir);
+  const facts = local[from];
+  if (!facts) return;
+  delete local[from];
+  if (to) local[to] = facts;
+  await writeFile(path.join(dir, 'local-facts.json'), `${JSON.stringify(local, null, 2)}\n`);
 }
+
+type LocalFacts = Record<string, Array<Record<string, unknown>>>;
+
+/** The data's local facts by city slug (a data set may have none: the file is optional). */
+const localFacts = (dir: string): Promise<LocalFacts> =>
+  readFile(path.join(dir, 'local-facts.json'), 'utf8').then(
+    (text) => JSON.parse(text) as LocalFacts,
+    () => ({}),
+  );
 
 const renamed = (c: CityRecord, name: string) => {
   c.name = name;
@@ -147,7 +163,7 @@ export const cityRemoved =
       name = removed?.name ?? name;
       slug = removed?.slug ?? null;
     });
-    if (slug) await renameInCatastrophes(dir, slug, null);
+    if (slug) await renameInFacts(dir, slug, null);
     return `${name} removed from ${code}`;
   };
 
@@ -285,6 +301,28 @@ export const CONTENT_EDITS: Record<string, (pick: number) => Edit> = {
       },
     );
     return 'a catastrophe';
+  },
+  localFacts: (pick) => async (dir, n) => {
+    // A city's local facts added to, replaced or taken away: its page says more or less, and
+    // whether search engines index it (and where its pages point) may change with them.
+    const code = CITY_FILES[pick % CITY_FILES.length] ?? 'on';
+    const cities = JSON.parse(
+      await readFile(path.join(dir, `cities/${code}.json`), 'utf8'),
+    ) as CityRecord[];
+    const city = cities[pick % cities.length];
+    if (!city) return 'no local facts';
+    const local = await localFacts(dir);
+    const fact = {
+      topic: 'risk',
+      text: `A local fact about basement flooding written for test ${n}.`,
+      source: { publisher: 'A test', url: `https://example.com/local/${n}` },
+    };
+    const kind = pick % 3;
+    if (kind === 2 && local[city.slug]) delete local[city.slug];
+    else if (kind === 1 && local[city.slug]) local[city.slug] = [fact];
+    else local[city.slug] = [...(local[city.slug] ?? []), fact];
+    await writeFile(path.join(dir, 'local-facts.json'), `${JSON.stringify(local, null, 2)}\n`);
+    return `local facts of ${city.name}`;
   },
   legal: (pick) => async (dir, n) => {
     const file = path.join(dir, 'pages', pick % 2 ? 'privacy.md' : 'terms.md');

@@ -74,7 +74,7 @@ describe('dependencies derived from what pages show', () => {
       await expectIncrementalEqualsFull(data, out, path.join(dir, 'fresh'), what);
     }
     expect(n).toBeGreaterThan(50);
-  }, 360_000);
+  }, 600_000);
 
   it('random edits one after another: each incremental build writes and audits what a full build does', async () => {
     const root = await tempDir('claimsite-random-');

@@ -132,14 +132,21 @@ describe('a neighbourhood page earns indexing by claims substance', () => {
     expect(text(edited.render('/toronto/').querySelector('main'))).not.toContain('A test fact');
   });
 
-  it("consolidates a city whose data has no claims substance into its province's page", () => {
-    const repentigny = byPath.get('/repentigny/');
+  it("consolidates a city whose data has no claims substance into its province's page", async () => {
+    // Repentigny's own facts taken away: its description and catastrophes give it none.
+    expect(byPath.get('/repentigny/')?.sitemap).not.toBeNull();
+    const { data } = await dataCopy(BUNDLED_DATA);
+    await editJson(data, 'local-facts.json', (facts: Facts) => {
+      delete facts.repentigny;
+    });
+    const edited = pagesOf(await loadSite(data)).byPath;
+    const repentigny = edited.get('/repentigny/');
     expect(repentigny?.sitemap).toBeNull();
     expect(repentigny?.canonical).toBe('/canada/quebec/');
     // Its other pages point there too, never at a page that is itself not indexed.
-    expect(byPath.get('/repentigny/public-adjusters/')?.canonical).toBe('/canada/quebec/');
-    expect(byPath.get('/fr/repentigny/')?.canonical).toBe('/fr/canada/quebec/');
-    expect(byPath.get('/toronto/')?.sitemap).not.toBeNull();
+    expect(edited.get('/repentigny/public-adjusters/')?.canonical).toBe('/canada/quebec/');
+    expect(edited.get('/fr/repentigny/')?.canonical).toBe('/fr/canada/quebec/');
+    expect(edited.get('/toronto/')?.sitemap).not.toBeNull();
   });
 });
 
