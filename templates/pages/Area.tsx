@@ -10,6 +10,7 @@ import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
+import { Illustration } from '../components/Illustration.js';
 import {
   CatastropheSection,
   Cite,
@@ -81,6 +82,7 @@ export function AreaPage(ctx: PageContext) {
             : fill(t.area.areaLead, { area: area.name, city: city.name }))
         }
         fee={terms.fee}
+        art={<Illustration scene="adjuster" />}
         t={site.t}
       >
         <Questionnaire
@@ -90,6 +92,7 @@ export function AreaPage(ctx: PageContext) {
           province={code ?? city.provinceCode}
           pagePath={page.path}
           phone={site.format.phone(site.phone)}
+          tel={site.links.tel(site.phone)}
           kind="assessment"
           note={terms.formNote}
           t={site.t}

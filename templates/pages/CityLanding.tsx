@@ -20,6 +20,7 @@ import {
   officesIn,
   ReportingAClaim,
 } from '../components/ClaimsHelp.js';
+import { Illustration } from '../components/Illustration.js';
 import {
   CatastropheSection,
   Cite,
@@ -74,6 +75,7 @@ export function CityLandingPage(ctx: PageContext) {
               fill(t.cityLanding.lead, { city: city.name, province: city.province ?? '' }))
         }
         fee={terms.fee}
+        art={<Illustration scene="adjuster" />}
         t={site.t}
       >
         <Questionnaire
@@ -83,6 +85,7 @@ export function CityLandingPage(ctx: PageContext) {
           province={city.provinceCode}
           pagePath={page.path}
           phone={site.format.phone(site.phone)}
+          tel={site.links.tel(site.phone)}
           note={terms.formNote}
           t={site.t}
           links={site.links}
