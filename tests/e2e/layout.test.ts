@@ -91,7 +91,13 @@ async function emptyHeroHalves(page: Page): Promise<string[]> {
       if (!n.textContent?.trim() || n.parentElement?.closest('.visually-hidden, [hidden]'))
         continue;
       range.selectNodeContents(n);
-      rects.push(...range.getClientRects());
+      // Each line as tall as its line box: the words' own boxes leave out the leading.
+      const style = getComputedStyle(n.parentElement as Element);
+      const line = Number.parseFloat(style.lineHeight) || Number.parseFloat(style.fontSize) * 1.2;
+      for (const r of range.getClientRects()) {
+        const extra = Math.max(0, line - r.height) / 2;
+        rects.push(new DOMRect(r.left, r.top - extra, r.width, r.height + 2 * extra));
+      }
     }
     for (const el of hero.querySelectorAll('img, svg, picture, .hero-form-card, .chip, .button'))
       rects.push(el.getBoundingClientRect());
