@@ -105,13 +105,14 @@ const SCENES: Record<Scene, () => React.JSX.Element> = {
   ),
   handshake: () => (
     <>
-      <path className="art-person" d="M20 96h52l22 14v18H20z" />
-      <path className="art-accent-band" d="M220 96h-52l-22 14v18h74z" />
+      <path className="art-person" d="M20 84h64v40H20z" />
+      <path className="art-accent-band" d="M220 84h-64v40h64z" />
+      <path className="art-skin" d="M84 88h26c10 0 20 6 28 14l-6 10c-8-4-16-6-24-4l-8 4H84z" />
       <path
-        className="art-skin"
-        d="M84 100c10-8 22-10 36-4l22 10c6 3 4 12-3 11l-21-4 16 10c5 4 1 11-5 9l-20-8c-9 5-18 5-25 0z"
+        className="art-skin art-shade"
+        d="M156 88h-24c-12 0-22 8-30 16l4 6c8-4 16-4 22 0l10 8c4 3 10 0 8-5l10 3z"
       />
-      <path className="art-line" d="M116 118l16 8M110 124l14 7" />
+      <path className="art-line" d="M112 108l12 9M120 104l12 9M128 100l10 8" />
       <Ground />
     </>
   ),

@@ -128,6 +128,7 @@ export function CityLandingPage(ctx: PageContext) {
             component={Steps}
             props={{
               steps: terms.steps(site.content.process.howItWorks),
+              pictures: true,
             }}
           />
         </Section>

@@ -68,6 +68,7 @@ export function ClaimTypePage(ctx: PageContext) {
           component={Steps}
           props={{
             steps: terms.steps(site.content.process.claimProcess),
+            pictures: true,
           }}
         />
       </Section>

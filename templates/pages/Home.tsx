@@ -105,7 +105,10 @@ export function HomePage(ctx: PageContext) {
       </Section>
 
       <Section id="how-title" title={t.pages.howItWorks} tone="soft">
-        <Shared component={Steps} props={{ steps: site.content.process.howItWorks }} />
+        <Shared
+          component={Steps}
+          props={{ steps: site.content.process.howItWorks, pictures: true }}
+        />
       </Section>
 
       <CallToAction

@@ -47,7 +47,10 @@ export function ServicesPage(ctx: PageContext) {
         />
       </Section>
       <Section id="how-title" title={t.pages.howItWorks} tone="soft">
-        <Shared component={Steps} props={{ steps: terms.steps(site.content.process.howItWorks) }} />
+        <Shared
+          component={Steps}
+          props={{ steps: terms.steps(site.content.process.howItWorks), pictures: true }}
+        />
       </Section>
       <SiteCallToAction site={site} scope={scopeSlug(ctx)} place={place} text={terms.cta(place)} />
     </Layout>
