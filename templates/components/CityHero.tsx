@@ -15,6 +15,7 @@ export function CityHero({
   fee,
   actions,
   art,
+  trust,
   t,
   children,
 }: {
@@ -28,6 +29,8 @@ export function CityHero({
   actions?: ReactNode;
   /** A decorative illustration under the promises, shown where the copy leaves room. */
   art?: ReactNode;
+  /** Who the visitor is dealing with (Trust), beside the form. */
+  trust?: ReactNode;
   t: Strings;
   children: ReactNode;
 }) {
@@ -43,6 +46,7 @@ export function CityHero({
             <p className="lead">{lead}</p>
             <Shared component={Promises} props={{ fee: fee ?? t.cityHero.feeStandard, t }} />
             {actions && <div className="hero-actions">{actions}</div>}
+            {trust}
             {art && <div className="hero-art">{art}</div>}
           </div>
         </div>

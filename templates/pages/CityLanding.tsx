@@ -32,6 +32,7 @@ import { LocalHelp, ProvinceAssistanceLink } from '../components/LocalHelp.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
+import { Trust } from '../components/Trust.js';
 import { Layout } from '../layout/Layout.js';
 import { isQuebec, termsIn } from './quebec.js';
 import { cityFaq, cityOf, localServiceJsonLd, trail } from './shared.js';
@@ -76,6 +77,18 @@ export function CityLandingPage(ctx: PageContext) {
         }
         fee={terms.fee}
         art={<Illustration scene="adjuster" />}
+        trust={
+          <Shared
+            component={Trust}
+            props={{
+              business: site.settings.business,
+              reviews: site.settings.reviews,
+              provinces: site.facts.provinces,
+              t: site.t,
+              format: site.format,
+            }}
+          />
+        }
         t={site.t}
       >
         <Questionnaire
