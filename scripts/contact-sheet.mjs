@@ -1,7 +1,7 @@
 // Before-and-after pictures of built pages, for looking at a change of the site's look.
 //   node scripts/contact-sheet.mjs shoot <dist> <outDir> [/path ...]
 //     the first screen (375 x 667, 1280 x 800) and the whole page (at 375 and 1280) of each path
-//   node scripts/contact-sheet.mjs sheet <beforeDir> <afterDir> <out.png> [first|full]
+//   node scripts/contact-sheet.mjs sheet <beforeDir> <afterDir> <out.png> [first|full] [375|1280]
 //     each page's before and after side by side, one row per page and width
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -63,9 +63,10 @@ async function shoot(dir, out, paths) {
 }
 
 /** One row per page and width: its name, then before and after, each scaled to `cell` wide. */
-async function sheet(before, after, out, kind = 'first') {
+async function sheet(before, after, out, kind = 'first', only = '') {
   const files = (await readdir(after))
     .filter((f) => (kind === 'full' ? f.endsWith('-full.png') : /-\d+\.png$/.test(f)))
+    .filter((f) => !only || f.includes(`-${only}`))
     .sort();
   const rows = [];
   for (const f of files) {
@@ -121,8 +122,8 @@ if (mode === 'shoot') {
   const [dir, out, ...paths] = args;
   await shoot(dir, out, paths.length ? paths : PAGES);
 } else if (mode === 'sheet') {
-  const [before, after, out, kind] = args;
-  await sheet(before, after, out, kind);
+  const [before, after, out, kind, width] = args;
+  await sheet(before, after, out, kind, width);
 } else {
   console.error(
     'usage: contact-sheet.mjs shoot <dist> <outDir> [/path ...] | sheet <before> <after> <out.png> [first|full]',
