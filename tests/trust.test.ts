@@ -86,6 +86,13 @@ describe('trust beside the form', () => {
       expect(trust?.querySelector('a[href="https://example.com/review/1"]')).not.toBeNull();
       expect(trust?.querySelector('time')?.getAttribute('datetime')).toBe('2025-03-14');
     }
+    // And in the footer, on every page.
+    for (const path of [...FORM_PAGES, '/faq/']) {
+      const footer = text(render(path).querySelector('.site-footer'));
+      expect(footer, path).toContain('In business since 2009');
+      expect(footer, path).toContain('Member of Example Adjusters Association');
+      expect(footer, path).toContain('FSRA licence ON-12345');
+    }
   });
 
   it('refuses a review without its source address or with a date that is not one', async () => {
