@@ -5,6 +5,7 @@ import { LEAD_PAGES, links } from '../urls.js';
 import { track } from './analytics.js';
 import { leadTouches } from './attribution.js';
 import { storedChoice } from './consent.js';
+import { initEmailCheck } from './email-check.js';
 import { failureFor, postJson, submissionId } from './post.js';
 import { type FormCheck, initTurnstile } from './turnstile.js';
 
@@ -123,6 +124,7 @@ export function initQuestionnaire(form: HTMLFormElement): void {
   if (idField) idField.value = submissionId();
   const check = initTurnstile(form);
   const received = measure(form);
+  initEmailCheck(form);
   form.noValidate = true;
   form.classList.add('is-stepped');
   let current = 1;
@@ -196,6 +198,7 @@ export function initContactForm(form: HTMLFormElement): void {
   if (idField) idField.value = submissionId();
   const check = initTurnstile(form);
   const received = measure(form);
+  initEmailCheck(form);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     if (!form.reportValidity() || button?.disabled) return;

@@ -198,6 +198,22 @@ export const siteSettingsSchema = z.strictObject({
         })
         .optional(),
       licences: z.array(licenceSchema).optional(),
+      /** The year the business was founded: shown as "Since {year}". */
+      founded: z
+        .number()
+        .int('must be a year, such as 2009')
+        .min(1800, 'must be a year, such as 2009')
+        .max(2100, 'must be a year, such as 2009')
+        .optional(),
+      /** Associations the business is a member of, each with its own page to check it on. */
+      associations: z
+        .array(
+          z.strictObject({
+            name: text,
+            url: z.url({ protocol: /^https$/, error: 'must be an https URL' }),
+          }),
+        )
+        .optional(),
       /**
        * The firm's own adjusters, each with the licences they hold and the cities (slugs) they
        * serve: shown on those cities' pages. Only what the owner gives: none, nothing shown.
@@ -226,6 +242,23 @@ export const siteSettingsSchema = z.strictObject({
         )
         .optional(),
     })
+    .optional(),
+  /**
+   * Reviews clients left on a review platform, as they stand there: the words, who wrote them,
+   * the platform and the review's address there, and its date; a star rating only as the
+   * platform shows it. None given, none shown.
+   */
+  reviews: z
+    .array(
+      z.strictObject({
+        text,
+        author: text,
+        source: text,
+        url: z.url({ protocol: /^https$/, error: 'must be an https URL' }),
+        date: z.iso.date('must be a date as YYYY-MM-DD'),
+        rating: z.number().int().min(1).max(5).optional(),
+      }),
+    )
     .optional(),
   /** The look: two colours (checked for contrast when the site is loaded) and a font. */
   theme: z

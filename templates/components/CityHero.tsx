@@ -3,18 +3,34 @@ import type { Strings } from '../../src/i18n/catalogue.js';
 import { Shared } from '../../src/render/fragments.js';
 import { Icon } from './Icon.js';
 
-/** A hero with the page heading and promises on one side and a form on the other. */
+/**
+ * A hero with the page heading and promises on one side and a form on the other. On a phone the
+ * heading comes first, then the form, then the rest: the form's first question is in the first
+ * screen (site.css places `hero-title`, `hero-more` and the form card on one grid).
+ */
 export function CityHero({
   title,
+  eyebrow,
   lead,
   fee,
+  actions,
+  art,
+  trust,
   t,
   children,
 }: {
   title: string;
+  /** A short line above the heading. */
+  eyebrow?: string;
   lead: ReactNode;
   /** The first promise: how the adjuster is paid (Québec's differs); the standard one by default. */
   fee?: string;
+  /** Buttons under the promises. */
+  actions?: ReactNode;
+  /** A decorative illustration under the promises, shown where the copy leaves room. */
+  art?: ReactNode;
+  /** Who the visitor is dealing with (Trust), beside the form. */
+  trust?: ReactNode;
   t: Strings;
   children: ReactNode;
 }) {
@@ -22,9 +38,17 @@ export function CityHero({
     <section className="hero hero-form">
       <div className="container hero-grid">
         <div className="hero-copy">
-          <h1>{title}</h1>
-          <p className="lead">{lead}</p>
-          <Shared component={Promises} props={{ fee: fee ?? t.cityHero.feeStandard, t }} />
+          <div className="hero-title">
+            {eyebrow && <p className="eyebrow">{eyebrow}</p>}
+            <h1>{title}</h1>
+          </div>
+          <div className="hero-more">
+            <p className="lead">{lead}</p>
+            <Shared component={Promises} props={{ fee: fee ?? t.cityHero.feeStandard, t }} />
+            {actions && <div className="hero-actions">{actions}</div>}
+            {trust}
+            {art && <div className="hero-art">{art}</div>}
+          </div>
         </div>
         <div className="hero-form-card">{children}</div>
       </div>

@@ -48,6 +48,15 @@ export function PersonFields({
           required
           pattern={EMAIL_PATTERN}
           maxLength={LIMITS.email}
+          aria-describedby={`${prefix}-email-error`}
+        />
+        {/* Said once the field is left with an address that is not one (src/client/email-check.ts):
+            empty until then, so that nothing is read with the field. */}
+        <p
+          id={`${prefix}-email-error`}
+          className="field-error"
+          aria-live="polite"
+          data-email-error={t.formFields.emailInvalid}
         />
       </div>
       <div className="field">

@@ -98,6 +98,7 @@ export function Questionnaire({
   pagePath,
   kind = 'questionnaire',
   phone,
+  tel,
   preset = NO_PRESET,
   note,
   t,
@@ -111,8 +112,10 @@ export function Questionnaire({
   province?: string | null | undefined;
   pagePath: string;
   kind?: 'questionnaire' | 'assessment';
-  /** Named in the failure message, as the page's language writes it. */
+  /** Named in the failure message and the line for smaller losses, as the page's language writes it. */
   phone: string;
+  /** The call link of that number (links.tel). */
+  tel: string;
   preset?: Preset;
   /** The line under the buttons, instead of the standard one (Québec's pages: no fee promise). */
   note?: string;
@@ -147,7 +150,7 @@ export function Questionnaire({
       <input type="hidden" name="submissionId" value="" data-submission-id="" />
       <Shared
         component={QuestionnaireBody}
-        props={{ ...preset, note, t, links, lang: langOfPath(pagePath) }}
+        props={{ ...preset, note, phone, tel, t, links, lang: langOfPath(pagePath) }}
       />
     </form>
   );
@@ -160,10 +163,19 @@ function QuestionnaireBody({
   claimType,
   damage,
   note,
+  phone,
+  tel,
   t,
   links,
   lang,
-}: Preset & { note?: string | undefined; t: Strings; links: Links; lang: string }) {
+}: Preset & {
+  note?: string | undefined;
+  phone: string;
+  tel: string;
+  t: Strings;
+  links: Links;
+  lang: string;
+}) {
   const q = t.questionnaire;
   // The consent line as the visitor reads it, sent with the form so the lead records it.
   const consent = fill(q.consent, { privacy: q.privacyLink });
@@ -215,7 +227,13 @@ function QuestionnaireBody({
       <Step n={2} title={q.step2} t={t}>
         <div className="field">
           <label htmlFor="q-value">{q.estimatedValue}</label>
-          <select id="q-value" name="estimatedValue" required defaultValue="">
+          <select
+            id="q-value"
+            name="estimatedValue"
+            required
+            defaultValue=""
+            aria-describedby="q-value-below"
+          >
             <option value="" disabled>
               {q.chooseRange}
             </option>
@@ -225,6 +243,16 @@ function QuestionnaireBody({
               </option>
             ))}
           </select>
+          {/* The spec's ranges start at $50,000: a smaller loss gets an honest word, not a wrong range. */}
+          <p id="q-value-below" className="field-hint">
+            {fillParts(q.valueBelow, {
+              phone: (
+                <a key="phone" className="phone" href={tel}>
+                  {phone}
+                </a>
+              ),
+            })}
+          </p>
         </div>
         <label className="choice">
           <input type="checkbox" name="hasStartedClaim" value="true" />{' '}

@@ -7,6 +7,7 @@ import type { AboutContent } from '../../src/site/content-schema.js';
 import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
+import { Illustration } from '../components/Illustration.js';
 import { Section } from '../components/Section.js';
 import { Stats } from '../components/Stats.js';
 import { Steps } from '../components/Steps.js';
@@ -28,9 +29,12 @@ export function AboutPage(ctx: PageContext) {
     <Layout ctx={ctx} jsonLd={[businessFor(site, isQuebec(city)), breadcrumbs(site, crumbs)]}>
       <Breadcrumbs trail={crumbs} t={site.t} />
       <section className="hero">
-        <div className="container">
+        <div className="container hero-split">
           <h1>{heading}</h1>
           <p className="lead">{fill(t.about.lead, { place })}</p>
+          <div className="hero-art">
+            <Illustration scene="handshake" />
+          </div>
         </div>
       </section>
 

@@ -10,6 +10,7 @@ import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
+import { Illustration } from '../components/Illustration.js';
 import {
   CatastropheSection,
   Cite,
@@ -20,6 +21,7 @@ import {
 import { LocalHelp, ProvinceAssistance } from '../components/LocalHelp.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
+import { Trust } from '../components/Trust.js';
 import { Layout } from '../layout/Layout.js';
 import { isQuebec, termsIn } from './quebec.js';
 import { cityOf, localServiceJsonLd, placeFaq, trail } from './shared.js';
@@ -81,6 +83,19 @@ export function AreaPage(ctx: PageContext) {
             : fill(t.area.areaLead, { area: area.name, city: city.name }))
         }
         fee={terms.fee}
+        art={<Illustration scene="adjuster" />}
+        trust={
+          <Shared
+            component={Trust}
+            props={{
+              business: site.settings.business,
+              reviews: site.settings.reviews,
+              provinces: site.facts.provinces,
+              t: site.t,
+              format: site.format,
+            }}
+          />
+        }
         t={site.t}
       >
         <Questionnaire
@@ -90,6 +105,7 @@ export function AreaPage(ctx: PageContext) {
           province={code ?? city.provinceCode}
           pagePath={page.path}
           phone={site.format.phone(site.phone)}
+          tel={site.links.tel(site.phone)}
           kind="assessment"
           note={terms.formNote}
           t={site.t}

@@ -4,6 +4,7 @@ import { renderMarkdown } from '../../src/site/markdown.js';
 import { NATIONAL } from '../../src/site/segments.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
+import { Illustration } from '../components/Illustration.js';
 import { Layout } from '../layout/Layout.js';
 import { trail } from './shared.js';
 
@@ -15,9 +16,12 @@ export function BlogPage(ctx: PageContext) {
     <Layout ctx={ctx} jsonLd={[business(site), breadcrumbs(site, crumbs)]}>
       <Breadcrumbs trail={crumbs} t={site.t} />
       <section className="hero">
-        <div className="container">
+        <div className="container hero-split">
           <h1>{t.blog.heroTitle}</h1>
           <p className="lead">{t.blog.lead}</p>
+          <div className="hero-art">
+            <Illustration scene="documents" />
+          </div>
         </div>
       </section>
       <section className="section" aria-label={t.blog.articlesLabel}>

@@ -20,6 +20,7 @@ import {
   officesIn,
   ReportingAClaim,
 } from '../components/ClaimsHelp.js';
+import { Illustration } from '../components/Illustration.js';
 import {
   CatastropheSection,
   Cite,
@@ -31,6 +32,7 @@ import { LocalHelp, ProvinceAssistanceLink } from '../components/LocalHelp.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
+import { Trust } from '../components/Trust.js';
 import { Layout } from '../layout/Layout.js';
 import { isQuebec, termsIn } from './quebec.js';
 import { cityFaq, cityOf, localServiceJsonLd, trail } from './shared.js';
@@ -74,6 +76,19 @@ export function CityLandingPage(ctx: PageContext) {
               fill(t.cityLanding.lead, { city: city.name, province: city.province ?? '' }))
         }
         fee={terms.fee}
+        art={<Illustration scene="adjuster" />}
+        trust={
+          <Shared
+            component={Trust}
+            props={{
+              business: site.settings.business,
+              reviews: site.settings.reviews,
+              provinces: site.facts.provinces,
+              t: site.t,
+              format: site.format,
+            }}
+          />
+        }
         t={site.t}
       >
         <Questionnaire
@@ -83,6 +98,7 @@ export function CityLandingPage(ctx: PageContext) {
           province={city.provinceCode}
           pagePath={page.path}
           phone={site.format.phone(site.phone)}
+          tel={site.links.tel(site.phone)}
           note={terms.formNote}
           t={site.t}
           links={site.links}
@@ -125,6 +141,7 @@ export function CityLandingPage(ctx: PageContext) {
             component={Steps}
             props={{
               steps: terms.steps(site.content.process.howItWorks),
+              pictures: true,
             }}
           />
         </Section>

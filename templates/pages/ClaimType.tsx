@@ -9,9 +9,11 @@ import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
+import { Illustration, type Scene } from '../components/Illustration.js';
 import { type Preset, Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
+import { Trust } from '../components/Trust.js';
 import { Layout } from '../layout/Layout.js';
 import { isQuebec, termsIn } from './quebec.js';
 import { cityOf, trail } from './shared.js';
@@ -39,7 +41,25 @@ export function ClaimTypePage(ctx: PageContext) {
       ]}
     >
       <Breadcrumbs trail={crumbs} t={site.t} />
-      <CityHero title={heading} lead={leadOf(type.description).first} fee={terms.fee} t={site.t}>
+      <CityHero
+        title={heading}
+        lead={leadOf(type.description).first}
+        fee={terms.fee}
+        art={<Illustration scene={SCENES[type.type as ClaimType]} />}
+        trust={
+          <Shared
+            component={Trust}
+            props={{
+              business: site.settings.business,
+              reviews: site.settings.reviews,
+              provinces: site.facts.provinces,
+              t: site.t,
+              format: site.format,
+            }}
+          />
+        }
+        t={site.t}
+      >
         <Questionnaire
           title={t.claimType.formTitle}
           endpoint={site.settings.leadEndpoint}
@@ -47,6 +67,7 @@ export function ClaimTypePage(ctx: PageContext) {
           province={city.provinceCode}
           pagePath={page.path}
           phone={site.format.phone(site.phone)}
+          tel={site.links.tel(site.phone)}
           kind="assessment"
           preset={PRESETS[type.type as ClaimType]}
           note={terms.formNote}
@@ -60,6 +81,7 @@ export function ClaimTypePage(ctx: PageContext) {
           component={Steps}
           props={{
             steps: terms.steps(site.content.process.claimProcess),
+            pictures: true,
           }}
         />
       </Section>
@@ -83,6 +105,16 @@ function leadOf(description: string): { first: string; rest: string } {
 }
 
 /** The form on a claim type's page starts with what the page is about. */
+/** Each claim type's picture: its damage on a home; theft, the first of the "other" losses. */
+const SCENES: Record<ClaimType, Scene> = {
+  residential: 'other',
+  commercial: 'documents',
+  fire: 'fire',
+  flood: 'water',
+  storm: 'storm',
+  other: 'theft',
+};
+
 const PRESETS: Record<ClaimType, Preset> = {
   residential: { claimType: 'residential' },
   commercial: { claimType: 'commercial' },

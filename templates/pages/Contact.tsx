@@ -6,6 +6,7 @@ import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { BusinessDetails } from '../components/BusinessDetails.js';
 import { Honeypot, PersonFields, TurnstileSlot } from '../components/FormFields.js';
 import { Icon } from '../components/Icon.js';
+import { Illustration } from '../components/Illustration.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
 import { trail } from './shared.js';
@@ -22,9 +23,12 @@ export function ContactPage(ctx: PageContext) {
     <Layout ctx={ctx} jsonLd={[business(site), breadcrumbs(site, crumbs)]}>
       <Breadcrumbs trail={crumbs} t={site.t} />
       <section className="hero">
-        <div className="container">
+        <div className="container hero-split">
           <h1>{t.routes.contactTitle}</h1>
           <p className="lead">{c.lead}</p>
+          <div className="hero-art">
+            <Illustration scene="adjuster" />
+          </div>
         </div>
       </section>
 

@@ -4,6 +4,7 @@ import { NATIONAL } from '../../src/site/segments.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
+import { Illustration } from '../components/Illustration.js';
 import { Section } from '../components/Section.js';
 import { Layout } from '../layout/Layout.js';
 import { trail } from './shared.js';
@@ -21,7 +22,7 @@ export function FaqPage(ctx: PageContext) {
     >
       <Breadcrumbs trail={crumbs} t={site.t} />
       <section className="hero">
-        <div className="container">
+        <div className="container hero-split">
           <h1>{t.pages.faqTitle}</h1>
           <p className="lead">{t.faq.lead}</p>
           <nav aria-label={t.faq.topicsLabel}>
@@ -35,6 +36,9 @@ export function FaqPage(ctx: PageContext) {
               ))}
             </ul>
           </nav>
+          <div className="hero-art">
+            <Illustration scene="adjuster" />
+          </div>
         </div>
       </section>
       {groups.map((g, i) => (

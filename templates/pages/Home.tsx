@@ -5,9 +5,13 @@ import { business } from '../../src/render/structured-data.js';
 import { HOME_CITIES, topCities } from '../../src/site/model.js';
 import { NATIONAL } from '../../src/site/segments.js';
 import { CallToAction } from '../components/CallToAction.js';
+import { CityHero } from '../components/CityHero.js';
 import { Icon, type IconName } from '../components/Icon.js';
+import { Illustration } from '../components/Illustration.js';
+import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
+import { Trust } from '../components/Trust.js';
 import { Layout } from '../layout/Layout.js';
 
 const BADGE_ICONS: IconName[] = ['shield', 'star', 'clock'];
@@ -17,25 +21,49 @@ export function HomePage(ctx: PageContext) {
   const { t, links } = site;
   const phone = site.format.phone(site.phone);
   return (
-    <Layout ctx={ctx} jsonLd={[business(site)]}>
-      <section className="hero hero-home">
-        <div className="container">
-          <p className="eyebrow">{t.home.eyebrow}</p>
-          <h1>{t.home.heroTitle}</h1>
-          <p className="lead">{t.home.heroLead}</p>
-          <div className="hero-actions">
-            <a
-              className="button button-accent"
-              href={links.cityPage(NATIONAL, 'free-consultation')}
-            >
+    <Layout ctx={ctx} form jsonLd={[business(site)]}>
+      {/* The main action is the questionnaire itself, in the hero: its first question is in a
+          phone's first screen, and the button beside it on a wide screen leads into it. */}
+      <CityHero
+        eyebrow={t.home.eyebrow}
+        title={t.home.heroTitle}
+        lead={t.home.heroLead}
+        actions={
+          <>
+            <a className="button button-accent" href={`#${links.claimFormId}`}>
               {t.home.startAssessment}
             </a>
             <a className="button button-light" href={links.tel(site.phone)}>
               <Icon name="phone" size={20} /> {phone}
             </a>
-          </div>
-        </div>
-      </section>
+          </>
+        }
+        art={<Illustration scene="adjuster" />}
+        trust={
+          <Shared
+            component={Trust}
+            props={{
+              business: site.settings.business,
+              reviews: site.settings.reviews,
+              provinces: site.facts.provinces,
+              t: site.t,
+              format: site.format,
+            }}
+          />
+        }
+        t={site.t}
+      >
+        <Questionnaire
+          title={t.cityLanding.homeForm}
+          endpoint={site.settings.leadEndpoint}
+          cityName={site.national.name}
+          pagePath={ctx.page.path}
+          phone={phone}
+          tel={links.tel(site.phone)}
+          t={site.t}
+          links={links}
+        />
+      </CityHero>
 
       <section className="badges" aria-label={t.home.badgesLabel}>
         <ul className="container badge-grid">
@@ -90,7 +118,10 @@ export function HomePage(ctx: PageContext) {
       </Section>
 
       <Section id="how-title" title={t.pages.howItWorks} tone="soft">
-        <Shared component={Steps} props={{ steps: site.content.process.howItWorks }} />
+        <Shared
+          component={Steps}
+          props={{ steps: site.content.process.howItWorks, pictures: true }}
+        />
       </Section>
 
       <CallToAction

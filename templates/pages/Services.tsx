@@ -5,6 +5,7 @@ import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, businessFor } from '../../src/render/structured-data.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
+import { Illustration } from '../components/Illustration.js';
 import { Section } from '../components/Section.js';
 import { ServiceCards } from '../components/ServiceCards.js';
 import { Steps } from '../components/Steps.js';
@@ -28,9 +29,12 @@ export function ServicesPage(ctx: PageContext) {
     <Layout ctx={ctx} jsonLd={[businessFor(site, isQuebec(city)), breadcrumbs(site, crumbs)]}>
       <Breadcrumbs trail={crumbs} t={site.t} />
       <section className="hero">
-        <div className="container">
+        <div className="container hero-split">
           <h1>{heading}</h1>
           <p className="lead">{terms.servicesLead ?? t.services.lead}</p>
+          <div className="hero-art">
+            <Illustration scene="storm" />
+          </div>
         </div>
       </section>
       <Section id="cards-title" title={t.pages.claimsWeHandle}>
@@ -43,7 +47,10 @@ export function ServicesPage(ctx: PageContext) {
         />
       </Section>
       <Section id="how-title" title={t.pages.howItWorks} tone="soft">
-        <Shared component={Steps} props={{ steps: terms.steps(site.content.process.howItWorks) }} />
+        <Shared
+          component={Steps}
+          props={{ steps: terms.steps(site.content.process.howItWorks), pictures: true }}
+        />
       </Section>
       <SiteCallToAction site={site} scope={scopeSlug(ctx)} place={place} text={terms.cta(place)} />
     </Layout>

@@ -292,3 +292,63 @@ describe('contact page message form', () => {
     await context.close();
   });
 });
+
+describe('what the form says', () => {
+  it('says what is wrong with an e-mail address once the field is left, and no more once it is right', async () => {
+    const { page, context, errors } = await openPage(env.browser, 375);
+    await page.goto(`${env.site.url}/toronto/public-adjusters`);
+    await fillStep1(page);
+    await next(page).click();
+    await fillStep2(page);
+    await next(page).click();
+    await fillStep3(page);
+    const email = page.getByRole('textbox', { name: 'Email' });
+    const message = page.locator('#q-email-error');
+    await email.fill('jane@example');
+    // Nothing while typing: the field is not left yet.
+    expect(await message.textContent()).toBe('');
+    await page.keyboard.press('Tab');
+    expect(await message.isVisible()).toBe(true);
+    expect(await message.textContent()).toBe(
+      'Enter a complete email address, such as name@example.com.',
+    );
+    expect(await email.getAttribute('aria-invalid')).toBe('true');
+    // Read with the field, as its description.
+    expect(
+      await email.evaluate(
+        (el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent,
+      ),
+    ).toBe(await message.textContent());
+    expect(await submit(page).isDisabled()).toBe(true);
+    await email.fill('jane@example.ca');
+    expect(await message.textContent()).toBe('');
+    expect(await message.isVisible()).toBe(false);
+    expect(await email.getAttribute('aria-invalid')).toBeNull();
+    expect(await submit(page).isEnabled()).toBe(true);
+    // Left empty, it is not called wrong: Submit's state says a field is missing.
+    await email.fill('');
+    await page.keyboard.press('Tab');
+    expect(await message.textContent()).toBe('');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('answers a loss below the first range with a line and the phone number, the five ranges kept', async () => {
+    const { page, context } = await openPage(env.browser, 375);
+    await page.goto(`${env.site.url}/toronto/public-adjusters`);
+    await fillStep1(page);
+    await next(page).click();
+    const select = page.getByLabel('Estimated value of the damage');
+    const values = await select
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(values).toEqual(['', '50k_100k', '100k_250k', '250k_500k', '500k_1m', 'over_1m']);
+    const hint = page.locator(
+      `#${await select.getAttribute('aria-describedby').then((id) => id ?? 'none')}`,
+    );
+    expect(await hint.isVisible()).toBe(true);
+    expect(await hint.textContent()).toMatch(/^Under \$50,000\? .+ Call 1-888-339-9809 /);
+    expect(await hint.locator('a').getAttribute('href')).toBe('tel:+18883399809');
+    await context.close();
+  });
+});

@@ -1,0 +1,229 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLED_DATA } from '../helpers.js';
+import { launchBrowser, openPage, type Page, type Site, startSite } from './harness.js';
+
+// The layout as a visitor sees it, measured in Chromium on the bundled site, English and French.
+const env = {} as { browser: Browser; site: Site };
+beforeAll(async () => {
+  [env.browser, env.site] = await Promise.all([launchBrowser(), startSite(BUNDLED_DATA)]);
+  // The bundled site's build, on a busy machine, takes more than the default minute.
+}, 300_000);
+afterAll(async () => {
+  await env.browser?.close();
+  await env.site?.close();
+});
+
+/** One page of each kind with the claim form. */
+const FORM_PAGES = [
+  '/',
+  '/toronto/',
+  '/toronto/public-adjusters/',
+  '/toronto/top-adjusters/',
+  '/toronto/claims-offices/',
+  '/toronto/free-consultation/',
+  '/toronto/fire-damage-claims/',
+  '/toronto/the-annex/',
+  '/canada/free-consultation/',
+  '/fr/',
+  '/fr/montreal/',
+  '/fr/montreal/consultation-gratuite/',
+  '/fr/montreal/dommages-incendie/',
+  '/fr/montreal/outremont/',
+];
+
+/** One page of each kind without it. */
+const OTHER_PAGES = [
+  '/about/',
+  '/services/',
+  '/faq/',
+  '/contact/',
+  '/blog/',
+  '/toronto/about/',
+  '/toronto/services/',
+  '/fr/a-propos/',
+  '/fr/montreal/services/',
+];
+
+describe('the form in the first screen (375 x 667)', () => {
+  it('shows the first question whole above the call bar on every page with the form', async () => {
+    const { page, context, errors } = await openPage(env.browser, 375, {
+      viewport: { width: 375, height: 667 },
+    });
+    const late: string[] = [];
+    for (const path of FORM_PAGES) {
+      await page.goto(`${env.site.url}${path}`);
+      await page.waitForLoadState('load');
+      const [bottom, limit] = await page.evaluate(() => {
+        // The first question: the property type's fieldset, both its choices.
+        const first = document.querySelector('#claim-form fieldset');
+        const bar = document.querySelector('.call-bar');
+        return [
+          first?.getBoundingClientRect().bottom ?? Number.POSITIVE_INFINITY,
+          bar?.getBoundingClientRect().top ?? innerHeight,
+        ];
+      });
+      if (bottom > limit) late.push(`${path}: ends at ${Math.round(bottom)} > ${limit}`);
+    }
+    expect(late).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+/**
+ * The hero's two halves at 1280: each holds content over at least 60% of the hero's inner
+ * height, so that neither is a tall empty block beside the other.
+ */
+async function emptyHeroHalves(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const hero = document.querySelector('main .hero .container');
+    if (!hero) return ['no hero'];
+    const box = hero.getBoundingClientRect();
+    const style = getComputedStyle(hero);
+    const left = box.left + Number.parseFloat(style.paddingLeft);
+    const right = box.right - Number.parseFloat(style.paddingRight);
+    const middle = (left + right) / 2;
+    const rects: DOMRect[] = [];
+    const range = document.createRange();
+    const walker = document.createTreeWalker(hero, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent?.trim() || n.parentElement?.closest('.visually-hidden, [hidden]'))
+        continue;
+      range.selectNodeContents(n);
+      // Each line as tall as its line box: the words' own boxes leave out the leading.
+      const style = getComputedStyle(n.parentElement as Element);
+      const line = Number.parseFloat(style.lineHeight) || Number.parseFloat(style.fontSize) * 1.2;
+      for (const r of range.getClientRects()) {
+        const extra = Math.max(0, line - r.height) / 2;
+        rects.push(new DOMRect(r.left, r.top - extra, r.width, r.height + 2 * extra));
+      }
+    }
+    for (const el of hero.querySelectorAll('img, svg, picture, .hero-form-card, .chip, .button'))
+      rects.push(el.getBoundingClientRect());
+    const cover = (from: number, to: number) => {
+      const spans = rects
+        .filter((r) => r.width > 0 && Math.min(r.right, to) - Math.max(r.left, from) > 24)
+        .map((r) => [r.top, r.bottom] as const)
+        .sort((a, b) => a[0] - b[0]);
+      let total = 0;
+      let end = Number.NEGATIVE_INFINITY;
+      for (const [top, bottom] of spans) {
+        if (bottom <= end) continue;
+        total += bottom - Math.max(top, end);
+        end = bottom;
+      }
+      return total;
+    };
+    const height = box.height;
+    return [
+      ['left', cover(left, middle)],
+      ['right', cover(middle, right)],
+    ]
+      .filter(([, h]) => (h as number) < height * 0.6)
+      .map(([side, h]) => `${side} half: ${Math.round(h as number)} of ${Math.round(height)} px`);
+  });
+}
+
+describe('no empty hero half (1280)', () => {
+  it('fills both halves of every page kind with content', async () => {
+    const { page, context } = await openPage(env.browser, 1280);
+    const found: string[] = [];
+    for (const path of [...FORM_PAGES, ...OTHER_PAGES]) {
+      await page.goto(`${env.site.url}${path}`);
+      await page.waitForLoadState('load');
+      found.push(...(await emptyHeroHalves(page)).map((f) => `${path}: ${f}`));
+    }
+    expect(found).toEqual([]);
+    await context.close();
+  });
+});
+
+/**
+ * Every grid of cards on the page: lined up with its section's heading (no stray list padding),
+ * its rows full or its last one centred, and the cards of a row of one height.
+ */
+async function gridProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const grids = [...document.querySelectorAll('main ul, main ol, main dl')].filter((g) => {
+      const d = getComputedStyle(g).display;
+      return (
+        (d === 'grid' || d === 'flex') &&
+        g.children.length > 1 &&
+        !g.closest('form, [data-carousel], nav')
+      );
+    });
+    for (const g of grids) {
+      const name = `${g.tagName.toLowerCase()}.${[...g.classList].join('.')}`;
+      const box = g.getBoundingClientRect();
+      if (box.width === 0) continue;
+      const cs = getComputedStyle(g);
+      const inner = {
+        left: box.left + Number.parseFloat(cs.paddingLeft),
+        right: box.right - Number.parseFloat(cs.paddingRight),
+      };
+      // Lined up with the section's heading.
+      const section = g.closest('section');
+      const heading = [...(section?.querySelectorAll('h2') ?? [])].find((h) => !g.contains(h));
+      if (heading) {
+        const h = heading.getBoundingClientRect();
+        if (Math.abs(h.left - inner.left) > 1)
+          out.push(
+            `${name}: starts at ${Math.round(inner.left)}, its heading at ${Math.round(h.left)}`,
+          );
+      }
+      const items = [...g.children].map((c) => c.getBoundingClientRect()).filter((r) => r.width);
+      const rows: DOMRect[][] = [];
+      for (const r of items) {
+        const row = rows.find((x) => Math.abs((x[0]?.top ?? 0) - r.top) < 2);
+        if (row) row.push(r);
+        else rows.push([r]);
+      }
+      const perRow = rows[0]?.length ?? 0;
+      // A grid of chips or links may wrap as its words do, and a list set in columns is no row
+      // of cards; a grid of cards (each with a border, a shadow or a ground) fills its rows.
+      const card = (el: Element): boolean => {
+        const c = getComputedStyle(el);
+        return (
+          Number.parseFloat(c.borderTopWidth) > 0 ||
+          c.boxShadow !== 'none' ||
+          c.backgroundColor !== 'rgba(0, 0, 0, 0)' ||
+          (el.firstElementChild !== null && el.children.length === 1 && card(el.firstElementChild))
+        );
+      };
+      if (cs.display !== 'grid' || !card(g.children[0] as Element)) continue;
+      rows.forEach((row, i) => {
+        const heights = row.map((r) => Math.round(r.height));
+        if (Math.max(...heights) - Math.min(...heights) > 1)
+          out.push(`${name}: row ${i + 1} has cards of heights ${heights.join(', ')}`);
+        if (i < rows.length - 1 && row.length !== perRow)
+          out.push(`${name}: row ${i + 1} has ${row.length} of ${perRow}`);
+      });
+      const last = rows.at(-1) ?? [];
+      if (rows.length > 1 && last.length < perRow) {
+        const before = (last[0]?.left ?? 0) - inner.left;
+        const after = inner.right - (last.at(-1)?.right ?? 0);
+        if (Math.abs(before - after) > 2)
+          out.push(`${name}: last row of ${last.length} (of ${perRow}) is not centred`);
+      }
+    }
+    return out;
+  });
+}
+
+describe('one grid (375 and 1280)', () => {
+  for (const width of [375, 1280]) {
+    it(`lines up, fills and evens every grid of cards at ${width} px`, async () => {
+      const { page, context } = await openPage(env.browser, width);
+      const found: string[] = [];
+      for (const path of [...FORM_PAGES, ...OTHER_PAGES]) {
+        await page.goto(`${env.site.url}${path}`);
+        await page.waitForLoadState('load');
+        found.push(...(await gridProblems(page)).map((f) => `${path}: ${f}`));
+      }
+      expect(found).toEqual([]);
+      await context.close();
+    });
+  }
+});
