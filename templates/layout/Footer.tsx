@@ -46,9 +46,13 @@ export function Footer({
             <li>
               <a href={links.cityPage(scope, 'services')}>{l.footerAllServices}</a>
             </li>
+            {/* Short under their heading, so that a phone's two columns hold them on a line;
+                the full name stays the link's. */}
             {CLAIM_TYPES.map((c) => (
               <li key={c.type}>
-                <a href={links.cityPage(scope, c.segment)}>{t.claimTypes[c.type]}</a>
+                <a href={links.cityPage(scope, c.segment)} aria-label={t.claimTypes[c.type]}>
+                  {t.footerClaimTypes[c.type]}
+                </a>
               </li>
             ))}
           </ul>
@@ -70,15 +74,25 @@ export function Footer({
         <section aria-labelledby="footer-cities">
           <h2 id="footer-cities">{l.footerPopularCities}</h2>
           <ul>
+            {/* Under their heading the cities' names say enough to the eye; the full words,
+                which name the page, stay for screen readers. */}
             {topCities.map((c) => (
               <li key={c.slug}>
-                <a href={links.cityPage(c, 'public-adjusters')}>
-                  {fill(l.footerAdjustersIn, { city: c.name })}
+                <a
+                  href={links.cityPage(c, 'public-adjusters')}
+                  aria-label={fill(l.footerAdjustersIn, { city: c.name })}
+                >
+                  {c.name}
                 </a>
               </li>
             ))}
             <li>
-              <a href={links.cityPage(NATIONAL, 'public-adjusters')}>{l.footerAdjustersInCanada}</a>
+              <a
+                href={links.cityPage(NATIONAL, 'public-adjusters')}
+                aria-label={l.footerAdjustersInCanada}
+              >
+                {l.footerCanada}
+              </a>
             </li>
           </ul>
         </section>
@@ -107,7 +121,8 @@ export function Footer({
       </div>
       <div className="container footer-legal">
         <p>
-          © {business?.legalName ?? siteName}. {l.footerTagline}
+          © {business?.legalName ?? siteName}.{' '}
+          <span className="footer-tagline">{l.footerTagline}</span>
         </p>
         <BusinessDetails business={business} t={t} />
         <ul>
