@@ -119,12 +119,9 @@ export function Footer({
           </ul>
         </section>
       </div>
+      {/* The links before the copyright line, so that on a phone it runs on after them; wider
+          screens put it first again (site.css). */}
       <div className="container footer-legal">
-        <p>
-          © {business?.legalName ?? siteName}.{' '}
-          <span className="footer-tagline">{l.footerTagline}</span>
-        </p>
-        <BusinessDetails business={business} t={t} />
         <ul>
           <li>
             <a href={links.page('privacy')}>{l.footerPrivacy}</a>
@@ -137,6 +134,11 @@ export function Footer({
           </li>
           {analytics && <ConsentSettings t={t} />}
         </ul>
+        <p>
+          © {business?.legalName ?? siteName}.{' '}
+          <span className="footer-tagline">{l.footerTagline}</span>
+        </p>
+        <BusinessDetails business={business} t={t} />
       </div>
     </footer>
   );
