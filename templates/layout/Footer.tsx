@@ -46,12 +46,11 @@ export function Footer({
             <li>
               <a href={links.cityPage(scope, 'services')}>{l.footerAllServices}</a>
             </li>
-            {/* Short under their heading, so that a phone's two columns hold them on a line;
-                the full name stays the link's. */}
+            {/* Short under their heading, so that a phone's two columns hold them on a line. */}
             {CLAIM_TYPES.map((c) => (
               <li key={c.type}>
-                <a href={links.cityPage(scope, c.segment)} aria-label={t.claimTypes[c.type]}>
-                  {t.footerClaimTypes[c.type]}
+                <a href={links.cityPage(scope, c.segment)}>
+                  <Short short={t.footerClaimTypes[c.type]} full={t.claimTypes[c.type]} />
                 </a>
               </li>
             ))}
@@ -74,24 +73,16 @@ export function Footer({
         <section aria-labelledby="footer-cities">
           <h2 id="footer-cities">{l.footerPopularCities}</h2>
           <ul>
-            {/* Under their heading the cities' names say enough to the eye; the full words,
-                which name the page, stay for screen readers. */}
             {topCities.map((c) => (
               <li key={c.slug}>
-                <a
-                  href={links.cityPage(c, 'public-adjusters')}
-                  aria-label={fill(l.footerAdjustersIn, { city: c.name })}
-                >
-                  {c.name}
+                <a href={links.cityPage(c, 'public-adjusters')}>
+                  <Short short={c.name} full={fill(l.footerAdjustersIn, { city: c.name })} />
                 </a>
               </li>
             ))}
             <li>
-              <a
-                href={links.cityPage(NATIONAL, 'public-adjusters')}
-                aria-label={l.footerAdjustersInCanada}
-              >
-                {l.footerCanada}
+              <a href={links.cityPage(NATIONAL, 'public-adjusters')}>
+                <Short short={l.footerCanada} full={l.footerAdjustersInCanada} />
               </a>
             </li>
           </ul>
@@ -141,5 +132,15 @@ export function Footer({
         <BusinessDetails business={business} t={t} />
       </div>
     </footer>
+  );
+}
+
+/** Short to the eye under its heading; the full words, which name the page, to a screen reader. */
+function Short({ short, full }: { short: string; full: string }) {
+  return (
+    <>
+      <span aria-hidden="true">{short}</span>
+      <span className="visually-hidden">{full}</span>
+    </>
   );
 }
