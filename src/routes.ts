@@ -6,7 +6,7 @@ import { memoizeRecent } from './memo.js';
 import type { QuebecContent } from './site/content-schema.js';
 import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
-import { areaFacts, HOME_CITIES, nearbyCities, topCities } from './site/model.js';
+import { areaFacts, cityNames, HOME_CITIES, nearbyCities, topCities } from './site/model.js';
 import { provinceByCode, provinceBySlug } from './site/provinces.js';
 import { CLAIM_TYPES, type ClaimType, QUESTIONNAIRE_PAGES } from './site/segments.js';
 import { slugify } from './site/slug.js';
@@ -252,7 +252,12 @@ export const ROUTES: readonly Route[] = [
   {
     id: 'home',
     sitemap: { priority: 1.0, changefreq: 'daily' },
-    reads: (_, site) => summary(topCities(site, HOME_CITIES)),
+    // The largest cities, the names the city search offers and the province pages.
+    reads: (_, site) => [
+      summary(topCities(site, HOME_CITIES)),
+      cityNames(site),
+      site.national.areas.map((a) => [a.slug, a.name]),
+    ],
     pages: (site) => [
       {
         path: links.home,

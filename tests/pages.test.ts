@@ -53,6 +53,7 @@ describe('shared layout', () => {
       ['About', '/canada/about/'],
       ['Services', '/canada/services/'],
       ['FAQ', '/faq/'],
+      ['Blog', '/blog/'],
       ['Contact', '/contact/'],
     ]);
     expect(nav?.querySelector('a[href="tel:+18883399809"]')?.textContent).toBe('1-888-339-9809');
@@ -63,6 +64,7 @@ describe('shared layout', () => {
       '/toronto/about/',
       '/toronto/services/',
       '/faq/',
+      '/blog/',
       '/contact/',
     ]);
     for (const sitePage of [
@@ -164,7 +166,7 @@ describe('home page', () => {
     ]);
   });
   it('lists the 6 most populous cities with four links each', () => {
-    const cards = root.querySelectorAll('.city-card');
+    const cards = root.querySelectorAll('.city-finder-grid > li');
     expect(cards.map((c) => text(c.querySelector('h3')))).toEqual([
       'Toronto',
       'Montreal',
@@ -175,14 +177,36 @@ describe('home page', () => {
     ]);
     for (const card of cards) {
       const slug = slugify(text(card.querySelector('h3')));
-      expect(hrefs(card, '.link-list a')).toEqual([
+      expect(hrefs(card, 'ul a')).toEqual([
         `/${slug}/public-adjusters/`,
         `/${slug}/top-adjusters/`,
         `/${slug}/claims-offices/`,
         `/${slug}/free-consultation/`,
       ]);
+      // Short to the eye, each link names its city to a screen reader.
+      expect(card.querySelector('ul a')?.getAttribute('aria-label')).toBe(
+        `Find adjusters in ${text(card.querySelector('h3'))}`,
+      );
     }
   });
+
+  it('finds a city: a search field, the province pages and every city on the sitemap', () => {
+    const form = root.querySelector('form[data-city-search]');
+    expect(form?.getAttribute('action')).toBe('/sitemap/');
+    expect(form?.querySelector('input[type=search][name=city]')).not.toBeNull();
+    expect(text(form?.querySelector('label'))).toBe('Find your city');
+    // The names it offers as one types: every city, each once.
+    const names = form?.querySelectorAll('datalist option').map((o) => o.getAttribute('value'));
+    expect(names).toContain('Toronto');
+    expect(new Set(names).size).toBe(names?.length);
+    expect(hrefs(root, '.city-finder .chips a')).toEqual(
+      site.national.areas.map((a) => `/canada/${a.slug}/`),
+    );
+    expect(hrefs(root, '.city-finder .more-link a')).toEqual(['/sitemap/']);
+    // The wall of links is gone: the six cities' four links, and no more.
+    expect(root.querySelectorAll('.city-finder-grid a')).toHaveLength(6 * 5);
+  });
+
   it('ends with a call to action and carries the business JSON-LD with the toll-free phone in E.164', () => {
     expect(root.querySelector('.cta a[href="/canada/free-consultation/"]')).not.toBeNull();
     const business = jsonLd(root).find((d) => d['@type'] === 'ProfessionalService');
@@ -608,11 +632,11 @@ describe('site pages', () => {
     const root = render('/contact/');
     const all = text(root);
     for (const t of [
-      'Phone Support 24/7',
+      '24/7 Emergency Line',
       '1-888-339-9809',
       'help@claimright.ca',
       'Mon-Fri 9am-8pm EST',
-      'Emergency response',
+      'Emergency line',
       'Service Areas',
       'Why Choose Us',
     ])
@@ -715,6 +739,34 @@ describe('site pages', () => {
     expect(text(service?.querySelector('h2'))).toBe('Page Not Found');
     expect(text(service)).toContain('The requested service could not be found.');
     expect(text(root.querySelector('[data-not-found="plain"]'))).toBe('City not found');
+    // For an address that is no city's page: Page not found, with the city search.
+    const page = root.querySelector('[data-not-found="page"]');
+    expect(page?.getAttribute('hidden')).not.toBeNull();
+    expect(text(page?.querySelector('h1'))).toBe('Page not found');
+    expect(page?.querySelector('form[data-city-search] input[type=search]')).not.toBeNull();
+  });
+
+  it('/canada/: links to every province and territory page', () => {
+    const root = render('/canada/');
+    expect(text(root.querySelector('#provinces-title'))).toBe('Provinces and Territories');
+    expect(hrefs(root, '.area-grid a')).toEqual(
+      site.national.areas.map((a) => `/canada/${a.slug}/`),
+    );
+    expect(site.national.areas).toHaveLength(13);
+  });
+
+  it('/contact: the 24/7 emergency line and the office hours apart', () => {
+    const root = render('/contact/');
+    const cards = root.querySelectorAll('.contact-cards .card');
+    const phone = cards.find((c) => c.querySelector('a[href^="tel:"]'));
+    expect(text(phone?.querySelector('h2'))).toBe('24/7 Emergency Line');
+    const hours = root.querySelector('.hours');
+    expect(hours?.querySelectorAll('dt').map(text)).toEqual([
+      'Emergency line',
+      'Office hours (questions, documents, appointments)',
+    ]);
+    expect(hours?.querySelectorAll('dd').map(text)).toEqual(['24/7', 'Mon-Fri 9am-8pm EST']);
+    expect(text(root)).not.toContain('Phone Support 24/7');
   });
 
   it('/blog lists at least three articles and each renders from Markdown', () => {

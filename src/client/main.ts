@@ -3,6 +3,7 @@ import { initAccordion } from './accordion.js';
 import { initAnalytics } from './analytics.js';
 import { captureTouch } from './attribution.js';
 import { initCarousel } from './carousel.js';
+import { initCitySearch } from './city-search.js';
 import { initConfirmation } from './confirmation.js';
 import { initMenu } from './menu.js';
 import { initNotFound } from './not-found.js';
@@ -21,6 +22,8 @@ for (const c of document.querySelectorAll<HTMLElement>('[data-carousel]'))
     c,
     document.querySelector<HTMLButtonElement>(`[data-carousel-toggle][aria-controls="${c.id}"]`),
   );
+for (const f of document.querySelectorAll<HTMLFormElement>('form[data-city-search]'))
+  initCitySearch(f, document);
 initConfirmation(document);
 void initNotFound(document);
 initAnalytics(document);

@@ -1,6 +1,7 @@
-import { type LookupCity, lookupCity } from '../site/lookup.js';
-import { CLAIM_TYPES, NATIONAL } from '../site/segments.js';
+import { type LookupCity, lookupCity, withinTypos } from '../site/lookup.js';
+import { CLAIM_TYPES, NATIONAL, TOP_SEGMENTS } from '../site/segments.js';
 import { links, pagePath } from '../urls.js';
+import { loadCityIndex } from './city-search.js';
 
 /** Pages that fall back to the national default when the city is unknown. */
 const FALLBACK = new Set([
@@ -14,7 +15,8 @@ export type Outcome =
   | { redirect: string }
   | { screen: 'city'; typed: string }
   | { screen: 'service' }
-  | { screen: 'plain' };
+  | { screen: 'plain' }
+  | { screen: 'page' };
 
 /**
  * What the 404 page does for a path, given the city index: send the visitor to the matching
@@ -24,6 +26,8 @@ export function resolveNotFound(pathname: string, cities: readonly LookupCity[])
   const segments = pathname.split('/').filter(Boolean).map(safeDecode);
   const [first = '', ...rest] = segments;
   const sub = rest[0] ?? '';
+  // A site page's address (/blog/no-such-post) is no city's, whatever it looks like.
+  if (TOP_SEGMENTS.includes(first.toLowerCase())) return { screen: 'page' };
   const found = lookupCity(first, cities);
   // A claim type mistyped or shortened (/toronto/fire-damage) is the claim type's page; the
   // national one for a city not found, as for the claim types' own pages.
@@ -43,18 +47,30 @@ export function resolveNotFound(pathname: string, cities: readonly LookupCity[])
   if (sub === 'top-adjusters' || sub === 'claims-offices') return { screen: 'plain' };
   if (FALLBACK.has(sub) && rest.length === 1) return { redirect: links.cityPage(NATIONAL, sub) };
   if (/-claims$/.test(sub)) return { screen: 'service' };
-  return { screen: 'city', typed: first };
+  // The spec's City Not Found is for a city's own page (/atlantis, /atlantis/public-adjusters);
+  // any other address is a page that is not there.
+  if (rest.length === 0 || (rest.length === 1 && sub === 'public-adjusters'))
+    return { screen: 'city', typed: first };
+  return { screen: 'page' };
 }
+
+/** The damage a visitor names (the questionnaire's words) and the claim page that covers it. */
+const DAMAGE_WORDS: Record<string, string> = { water: 'flood', wind: 'storm', theft: 'other' };
 
 /**
  * The claim-type segment a typed one stands for: the spec's rule (the type is what is left once
- * -damage-claims or -claims is removed), also for a segment cut short (fire-damage, flood) or a
- * claim in the singular.
+ * -damage-claims or -claims is removed), also for a segment cut short (fire-damage, flood), a
+ * claim in the singular, a damage the claim page covers (water-damage: the flood page) or a
+ * type mistyped by a letter or two (flod, residental).
  */
 export function claimSegmentFor(typed: string): string | undefined {
   const core = typed.toLowerCase().replace(/(-damage)?(-claims?)?$/, '');
   if (!core) return undefined;
-  return CLAIM_TYPES.find((c) => c.type === core)?.segment;
+  const type = DAMAGE_WORDS[core] ?? core;
+  const claim =
+    CLAIM_TYPES.find((c) => c.type === type) ??
+    CLAIM_TYPES.find((c) => withinTypos(core, c.type) !== undefined);
+  return claim?.segment;
 }
 
 /**
@@ -98,16 +114,8 @@ export async function initNotFound(doc: Document): Promise<void> {
   const holder = doc.querySelector<HTMLElement>('[data-city-index]');
   const url = holder?.dataset.cityIndex;
   if (!url) return;
-  let cities: LookupCity[] = [];
-  try {
-    const res = await fetch(url);
-    if (res.ok)
-      cities = ((await res.json()) as Array<[string, number, 1?]>).map(
-        ([slug, population, fr]) => ({ slug, population, fr: fr === 1 }),
-      );
-  } catch {
-    // Without the index the City Not Found screen, already shown, is the right answer.
-  }
+  // Without the index the City Not Found screen, already shown, is the right answer.
+  const cities = await loadCityIndex(url);
   const outcome = underFolder(location.pathname, holder?.dataset.basePath ?? '', cities);
   if ('redirect' in outcome) {
     location.replace(outcome.redirect + location.search + location.hash);

@@ -170,6 +170,11 @@ export function topCities(site: Site, n: number): readonly City[] {
   return list;
 }
 
+/** The names of the cities the site's language covers, once each: what the city search offers. */
+export function cityNames(site: Site): string[] {
+  return [...new Set(site.cities.filter((c) => site.covers(c)).map((c) => c.name))];
+}
+
 export interface ProvinceGroup {
   /** Its name in the site's language. */
   province: string;

@@ -46,9 +46,12 @@ export function Footer({
             <li>
               <a href={links.cityPage(scope, 'services')}>{l.footerAllServices}</a>
             </li>
+            {/* Short under their heading, so that a phone's two columns hold them on a line. */}
             {CLAIM_TYPES.map((c) => (
               <li key={c.type}>
-                <a href={links.cityPage(scope, c.segment)}>{t.claimTypes[c.type]}</a>
+                <a href={links.cityPage(scope, c.segment)}>
+                  <Short short={t.footerClaimTypes[c.type]} full={t.claimTypes[c.type]} />
+                </a>
               </li>
             ))}
           </ul>
@@ -73,12 +76,14 @@ export function Footer({
             {topCities.map((c) => (
               <li key={c.slug}>
                 <a href={links.cityPage(c, 'public-adjusters')}>
-                  {fill(l.footerAdjustersIn, { city: c.name })}
+                  <Short short={c.name} full={fill(l.footerAdjustersIn, { city: c.name })} />
                 </a>
               </li>
             ))}
             <li>
-              <a href={links.cityPage(NATIONAL, 'public-adjusters')}>{l.footerAdjustersInCanada}</a>
+              <a href={links.cityPage(NATIONAL, 'public-adjusters')}>
+                <Short short={l.footerCanada} full={l.footerAdjustersInCanada} />
+              </a>
             </li>
           </ul>
         </section>
@@ -105,11 +110,9 @@ export function Footer({
           </ul>
         </section>
       </div>
+      {/* The links before the copyright line, so that on a phone it runs on after them; wider
+          screens put it first again (site.css). */}
       <div className="container footer-legal">
-        <p>
-          © {business?.legalName ?? siteName}. {l.footerTagline}
-        </p>
-        <BusinessDetails business={business} t={t} />
         <ul>
           <li>
             <a href={links.page('privacy')}>{l.footerPrivacy}</a>
@@ -122,7 +125,22 @@ export function Footer({
           </li>
           {analytics && <ConsentSettings t={t} />}
         </ul>
+        <p>
+          © {business?.legalName ?? siteName}.{' '}
+          <span className="footer-tagline">{l.footerTagline}</span>
+        </p>
+        <BusinessDetails business={business} t={t} />
       </div>
     </footer>
+  );
+}
+
+/** Short to the eye under its heading; the full words, which name the page, to a screen reader. */
+function Short({ short, full }: { short: string; full: string }) {
+  return (
+    <>
+      <span aria-hidden="true">{short}</span>
+      <span className="visually-hidden">{full}</span>
+    </>
   );
 }

@@ -10,6 +10,7 @@ export function Header({
   tel,
   scope,
   formOnPage = false,
+  blog = null,
   t,
   links,
   alternate = null,
@@ -23,6 +24,8 @@ export function Header({
   scope: string;
   /** The page has the claim form: the assessment button goes to it, not to another page. */
   formOnPage?: boolean;
+  /** The blog's path, where the page's language has it. */
+  blog?: string | null;
   t: Strings;
   links: Links;
   /** The same page in the other language, where it has one, and that language. */
@@ -34,6 +37,7 @@ export function Header({
     { href: links.cityPage(scope, 'about'), label: t.layout.about },
     { href: links.cityPage(scope, 'services'), label: t.layout.services },
     { href: links.page('faq'), label: t.layout.faq },
+    ...(blog ? [{ href: blog, label: t.layout.footerBlog }] : []),
     { href: links.page('contact'), label: t.layout.contact },
   ];
   return (
@@ -46,9 +50,12 @@ export function Header({
           aria-expanded="false"
           aria-controls="site-menu"
           data-menu-toggle=""
+          data-close-label={t.layout.closeMenu}
         >
           <span className="menu-icon" aria-hidden="true" />
-          <span className="visually-hidden">{t.layout.menu}</span>
+          <span className="visually-hidden" data-menu-label="">
+            {t.layout.menu}
+          </span>
         </button>
         <nav id="site-menu" className="site-nav" aria-label={t.layout.mainNav} data-menu="">
           <ul>

@@ -42,6 +42,7 @@ export function Layout({
           tel,
           scope,
           formOnPage: form,
+          blog: blogHref(site),
           t,
           links,
           // Only a page with a translation has a header of its own.

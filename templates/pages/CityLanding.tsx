@@ -11,6 +11,7 @@ import type { Source } from '../../src/site/schema.js';
 import { slugify } from '../../src/site/slug.js';
 import type { Links } from '../../src/urls.js';
 import { Accordion } from '../components/Accordion.js';
+import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
@@ -163,6 +164,14 @@ export function CityLandingPage(ctx: PageContext) {
       )}
 
       {kind === 'home' && !city.national && <Shared component={CityFacts} props={{ city, site }} />}
+
+      {/* The country's page leads to its provinces' and territories' pages, which list their
+          cities. */}
+      {kind === 'home' && city.national && city.areas.length > 0 && (
+        <Section id="provinces-title" title={t.home.provincesTitle}>
+          <AreaCards city={city} links={site.links} />
+        </Section>
+      )}
 
       {kind !== 'home' && (
         <Section id="faq-title" title={t.pages.faqTitle} tone={city.national ? 'plain' : 'soft'}>

@@ -1,10 +1,10 @@
-import { fill } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { business } from '../../src/render/structured-data.js';
-import { HOME_CITIES, topCities } from '../../src/site/model.js';
+import { cityNames, HOME_CITIES, topCities } from '../../src/site/model.js';
 import { NATIONAL } from '../../src/site/segments.js';
 import { CallToAction } from '../components/CallToAction.js';
+import { CityFinder } from '../components/CityFinder.js';
 import { CityHero } from '../components/CityHero.js';
 import { Icon, type IconName } from '../components/Icon.js';
 import { Illustration } from '../components/Illustration.js';
@@ -79,43 +79,15 @@ export function HomePage(ctx: PageContext) {
         </ul>
       </section>
 
-      <Section id="cities-title" title={t.home.citiesTitle} intro={t.home.citiesIntro}>
-        <ul className="city-grid">
-          {topCities(site, HOME_CITIES).map((c) => (
-            <li key={c.slug} className="card city-card">
-              <h3>
-                <a href={links.city(c)}>{c.name}</a>
-              </h3>
-              <p className="muted">{c.province}</p>
-              <ul className="link-list">
-                <li>
-                  <a href={links.cityPage(c, 'public-adjusters')}>
-                    {fill(t.home.findAdjustersIn, { city: c.name })}
-                  </a>
-                </li>
-                <li>
-                  <a href={links.cityPage(c, 'top-adjusters')}>
-                    {fill(t.home.topAdjustersIn, { city: c.name })}
-                  </a>
-                </li>
-                <li>
-                  <a href={links.cityPage(c, 'claims-offices')}>
-                    {fill(t.home.claimsOfficesIn, { city: c.name })}
-                  </a>
-                </li>
-                <li>
-                  <a href={links.cityPage(c, 'free-consultation')}>
-                    {fill(t.home.freeConsultationIn, { city: c.name })}
-                  </a>
-                </li>
-              </ul>
-            </li>
-          ))}
-        </ul>
-        <p className="more-link">
-          <a href={links.page('sitemap')}>{t.home.allCities}</a>
-        </p>
-      </Section>
+      <CityFinder
+        cities={topCities(site, HOME_CITIES)}
+        provinces={site.national}
+        cityIndex={ctx.assets.cityIndex}
+        basePath={site.basePath}
+        names={cityNames(site)}
+        t={t}
+        links={links}
+      />
 
       <Section id="how-title" title={t.pages.howItWorks} tone="soft">
         <Shared

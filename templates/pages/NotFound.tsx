@@ -1,11 +1,13 @@
 import { fillParts } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
 import { NOT_FOUND_CITIES } from '../../src/routes.js';
+import { CitySearch } from '../components/CityFinder.js';
 import { Layout } from '../layout/Layout.js';
 
 /**
  * 404.html. The City Not Found screen shows by default; the browser script looks the first path
- * segment up, redirects to a matching city, or switches to the other screens.
+ * segment up, redirects to a matching city, or switches to the other screens: Page not found for
+ * an address that is no city's page.
  */
 export function NotFoundPage(ctx: PageContext) {
   const { t, links } = ctx.site;
@@ -45,6 +47,24 @@ export function NotFoundPage(ctx: PageContext) {
               </li>
             ))}
           </ul>
+          <p>
+            <a className="button button-primary" href={links.home}>
+              {n.home}
+            </a>
+          </p>
+        </div>
+      </section>
+      <section className="section" data-not-found="page" hidden>
+        <div className="container narrow">
+          <h1>{n.pageTitle}</h1>
+          <p className="lead">{n.pageLead}</p>
+          <CitySearch
+            id="not-found-search"
+            cityIndex={ctx.assets.cityIndex}
+            basePath={ctx.site.basePath}
+            t={t}
+            links={links}
+          />
           <p>
             <a className="button button-primary" href={links.home}>
               {n.home}

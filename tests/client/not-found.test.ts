@@ -21,6 +21,39 @@ describe('the not-found page decision', () => {
     });
   });
 
+  it('sends a city mistyped by a letter or two to its page', () => {
+    expect(resolveNotFound('/torono/', cities)).toEqual({ redirect: '/toronto/' });
+    expect(resolveNotFound('/tornoto/about', cities)).toEqual({ redirect: '/toronto/about/' });
+    expect(resolveNotFound('/vancuver/', cities)).toEqual({ redirect: '/vancouver/' });
+  });
+
+  it('sends a damage or a claim type mistyped to the nearest claim page', () => {
+    expect(resolveNotFound('/toronto/water-damage/', cities)).toEqual({
+      redirect: '/toronto/flood-damage-claims/',
+    });
+    expect(resolveNotFound('/toronto/wind-damage-claims', cities)).toEqual({
+      redirect: '/toronto/storm-damage-claims/',
+    });
+    expect(resolveNotFound('/toronto/theft', cities)).toEqual({
+      redirect: '/toronto/other-damage-claims/',
+    });
+    expect(resolveNotFound('/toronto/flod-damage-claims', cities)).toEqual({
+      redirect: '/toronto/flood-damage-claims/',
+    });
+    expect(resolveNotFound('/torono/residental-claims', cities)).toEqual({
+      redirect: '/toronto/residential-claims/',
+    });
+  });
+
+  it('says Page not found for an address that is no city page', () => {
+    expect(resolveNotFound('/blog/no-such-post/', cities)).toEqual({ screen: 'page' });
+    expect(resolveNotFound('/faq/nothing', cities)).toEqual({ screen: 'page' });
+    expect(resolveNotFound('/atlantis/nowhere', cities)).toEqual({ screen: 'page' });
+    expect(resolveNotFound('/atlantis/a/b', cities)).toEqual({ screen: 'page' });
+    // Even when the city index could not be loaded.
+    expect(resolveNotFound('/blog/no-such-post/', [])).toEqual({ screen: 'page' });
+  });
+
   it('sends a claim type mistyped or cut short to the claim type page', () => {
     expect(resolveNotFound('/toronto/fire-damage', cities)).toEqual({
       redirect: '/toronto/fire-damage-claims/',

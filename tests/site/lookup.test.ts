@@ -64,6 +64,19 @@ describe('city lookup', async () => {
     expect(lookupCity('van', [...cities].reverse())?.slug).toBe('vancouver');
   });
 
+  it('finds a name mistyped by up to two letters, one in a short name', () => {
+    expect(find('torono')).toBe('toronto');
+    expect(find('tornoto')).toBe('toronto');
+    expect(find('vancuover')).toBe('vancouver');
+    expect(find('edmontn')).toBe('edmonton');
+    expect(find('Mississauaga')).toBe('mississauga');
+    expect(find('calgray')).toBe('calgary');
+    // Three letters off is another word, and a short name allows one letter only.
+    expect(find('txrxnxo')).toBeUndefined();
+    expect(find('xjax')).toBe('ajax');
+    expect(find('xjxx')).toBeUndefined();
+  });
+
   it('finds nothing for text that matches no city', () => {
     expect(find('zzzz')).toBeUndefined();
     expect(find('')).toBeUndefined();
