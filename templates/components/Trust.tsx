@@ -1,6 +1,8 @@
 import { fill, type Strings } from '../../src/i18n/catalogue.js';
+import { Shared } from '../../src/render/fragments.js';
 import type { ProvinceFacts } from '../../src/site/facts-schema.js';
 import type { Formats } from '../../src/site/format.js';
+import type { Site } from '../../src/site/model.js';
 import { provinceByCode } from '../../src/site/provinces.js';
 import type { Business, SiteSettings } from '../../src/site/schema.js';
 import { Icon } from './Icon.js';
@@ -105,5 +107,21 @@ function trustPanel({ business, reviews = [], provinces, t, format }: TrustProps
         </figure>
       ))}
     </aside>
+  );
+}
+
+/** The site's trust panel beside a form, shared by every page that has one (rendered once). */
+export function SiteTrust({ site }: { site: Site }) {
+  return (
+    <Shared
+      component={Trust}
+      props={{
+        business: site.settings.business,
+        reviews: site.settings.reviews,
+        provinces: site.facts.provinces,
+        t: site.t,
+        format: site.format,
+      }}
+    />
   );
 }

@@ -21,7 +21,7 @@ import {
 import { LocalHelp, ProvinceAssistance } from '../components/LocalHelp.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
-import { Trust } from '../components/Trust.js';
+import { SiteTrust } from '../components/Trust.js';
 import { Layout } from '../layout/Layout.js';
 import { isQuebec, termsIn } from './quebec.js';
 import { cityOf, localServiceJsonLd, placeFaq, trail } from './shared.js';
@@ -84,18 +84,7 @@ export function AreaPage(ctx: PageContext) {
         }
         fee={terms.fee}
         art={<Illustration scene="adjuster" />}
-        trust={
-          <Shared
-            component={Trust}
-            props={{
-              business: site.settings.business,
-              reviews: site.settings.reviews,
-              provinces: site.facts.provinces,
-              t: site.t,
-              format: site.format,
-            }}
-          />
-        }
+        trust={<SiteTrust site={site} />}
         t={site.t}
       >
         <Questionnaire

@@ -33,7 +33,7 @@ import { LocalHelp, ProvinceAssistanceLink } from '../components/LocalHelp.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
-import { Trust } from '../components/Trust.js';
+import { SiteTrust } from '../components/Trust.js';
 import { Layout } from '../layout/Layout.js';
 import { isQuebec, termsIn } from './quebec.js';
 import { cityFaq, cityOf, localServiceJsonLd, trail } from './shared.js';
@@ -78,18 +78,7 @@ export function CityLandingPage(ctx: PageContext) {
         }
         fee={terms.fee}
         art={<Illustration scene="adjuster" />}
-        trust={
-          <Shared
-            component={Trust}
-            props={{
-              business: site.settings.business,
-              reviews: site.settings.reviews,
-              provinces: site.facts.provinces,
-              t: site.t,
-              format: site.format,
-            }}
-          />
-        }
+        trust={<SiteTrust site={site} />}
         t={site.t}
       >
         <Questionnaire

@@ -13,7 +13,7 @@ import { Illustration, type Scene } from '../components/Illustration.js';
 import { type Preset, Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
-import { Trust } from '../components/Trust.js';
+import { SiteTrust } from '../components/Trust.js';
 import { Layout } from '../layout/Layout.js';
 import { isQuebec, termsIn } from './quebec.js';
 import { cityOf, trail } from './shared.js';
@@ -46,18 +46,7 @@ export function ClaimTypePage(ctx: PageContext) {
         lead={leadOf(type.description).first}
         fee={terms.fee}
         art={<Illustration scene={SCENES[type.type as ClaimType]} />}
-        trust={
-          <Shared
-            component={Trust}
-            props={{
-              business: site.settings.business,
-              reviews: site.settings.reviews,
-              provinces: site.facts.provinces,
-              t: site.t,
-              format: site.format,
-            }}
-          />
-        }
+        trust={<SiteTrust site={site} />}
         t={site.t}
       >
         <Questionnaire

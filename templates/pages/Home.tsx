@@ -11,7 +11,7 @@ import { Illustration } from '../components/Illustration.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
-import { Trust } from '../components/Trust.js';
+import { SiteTrust } from '../components/Trust.js';
 import { Layout } from '../layout/Layout.js';
 
 const BADGE_ICONS: IconName[] = ['shield', 'star', 'clock'];
@@ -39,18 +39,7 @@ export function HomePage(ctx: PageContext) {
           </>
         }
         art={<Illustration scene="adjuster" />}
-        trust={
-          <Shared
-            component={Trust}
-            props={{
-              business: site.settings.business,
-              reviews: site.settings.reviews,
-              provinces: site.facts.provinces,
-              t: site.t,
-              format: site.format,
-            }}
-          />
-        }
+        trust={<SiteTrust site={site} />}
         t={site.t}
       >
         <Questionnaire
