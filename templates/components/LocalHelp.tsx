@@ -26,14 +26,7 @@ export function LocalHelp({
       title={fill(t.localHelp.title, { place })}
       intro={fill(t.localHelp.intro, { place })}
     >
-      <ul className="bullet-list fact-list">
-        {facts.map((f) => (
-          <li key={f.text}>
-            {(french && f.fr) || f.text}
-            <Cite source={f.source} t={t} />
-          </li>
-        ))}
-      </ul>
+      <SourcedFacts facts={facts} french={french} t={t} />
     </Section>
   );
 }
@@ -58,14 +51,7 @@ export function ProvinceAssistance({
       title={t.localHelp.assistanceTitle}
       intro={t.localHelp.assistanceIntro}
     >
-      <ul className="bullet-list fact-list">
-        {facts.map((f) => (
-          <li key={f.text}>
-            {(french && f.fr) || f.text}
-            <Cite source={f.source} t={t} />
-          </li>
-        ))}
-      </ul>
+      <SourcedFacts facts={facts} french={french} t={t} />
     </Section>
   );
 }
@@ -90,5 +76,27 @@ export function ProvinceAssistanceLink({
         <a href={href}>{fill(t.localHelp.assistanceLink, { province })}</a>
       </p>
     </Section>
+  );
+}
+
+/** Facts with their sources, each in the page's language where it has one. */
+function SourcedFacts({
+  facts,
+  french,
+  t,
+}: {
+  facts: readonly { text: string; fr?: string; source: Parameters<typeof Cite>[0]['source'] }[];
+  french: boolean;
+  t: Strings;
+}) {
+  return (
+    <ul className="bullet-list fact-list">
+      {facts.map((f) => (
+        <li key={f.text}>
+          {(french && f.fr) || f.text}
+          <Cite source={f.source} t={t} />
+        </li>
+      ))}
+    </ul>
   );
 }
