@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLED_DATA } from '../helpers.js';
@@ -226,4 +228,68 @@ describe('one grid (375 and 1280)', () => {
       await context.close();
     });
   }
+});
+
+/**
+ * A page on a slow network arrives in pieces (a label may be cut in two), and Chromium paints what
+ * it has between them. A server of the test's own sends each page 2 KB at a time, 120 ms apart
+ * (its assets at once, from the site); the layout shifts are the ones the browser reports.
+ */
+async function slowNetwork(origin: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer(async (req, res) => {
+    const answer = await fetch(origin + (req.url ?? '/'));
+    const body = Buffer.from(await answer.arrayBuffer());
+    const type = answer.headers.get('content-type') ?? '';
+    res.writeHead(answer.status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+    if (!type.startsWith('text/html')) return void res.end(body);
+    for (let at = 0; at < body.length; at += 2048) {
+      res.write(body.subarray(at, at + 2048));
+      await new Promise((r) => setTimeout(r, 120));
+    }
+    res.end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+describe('a page arriving piece by piece (375)', () => {
+  it('never moves what it has already painted, on every page with the form', async () => {
+    const slow = await slowNetwork(env.site.url);
+    const { page, context, errors } = await openPage(env.browser, 375, {
+      viewport: { width: 375, height: 667 },
+    });
+    const moved: string[] = [];
+    for (const path of FORM_PAGES) {
+      await page.goto(`${slow.url}${path}`);
+      await page.waitForLoadState('load');
+      const shifts = await page.evaluate(
+        () =>
+          new Promise<string[]>((resolve) => {
+            type Shift = PerformanceEntry & { value: number; sources?: { node?: Node }[] };
+            new PerformanceObserver((list) => {
+              resolve(
+                (list.getEntries() as Shift[])
+                  .filter((e) => e.value > 0)
+                  .map((e) => {
+                    const node = e.sources?.[0]?.node;
+                    const el = node instanceof Element ? node : node?.parentElement;
+                    return `${e.value.toFixed(3)} (${el?.className || el?.tagName || 'unknown'})`;
+                  }),
+              );
+            }).observe({ type: 'layout-shift', buffered: true });
+            // With no entry at all, the observer is never called.
+            setTimeout(() => resolve([]), 500);
+          }),
+      );
+      if (shifts.length) moved.push(`${path}: ${shifts.join(', ')}`);
+    }
+    await context.close();
+    await slow.close();
+    expect(moved).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 120_000);
 });
