@@ -114,7 +114,7 @@ describe('dependencies derived from what pages show', () => {
       css: '/assets/site.css',
       js: '/assets/app.js',
       cityIndex: '/assets/c.json',
-      font: null,
+      fonts: [],
     };
     const fragments = new FragmentCache();
     const differ: string[] = [];

@@ -17,7 +17,7 @@ const assets = {
   css: '/assets/site.css',
   js: '/assets/app.js',
   cityIndex: '/assets/cities.json',
-  font: null,
+  fonts: [],
 };
 const ctxFor = (page: Page): PageContext => ({
   site,

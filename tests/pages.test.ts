@@ -19,7 +19,7 @@ const assets = {
   css: '/assets/site.css',
   js: '/assets/app.js',
   cityIndex: '/assets/cities.json',
-  font: null,
+  fonts: [],
 };
 
 const share = shareImages(site);

@@ -23,7 +23,7 @@ const order = (queue: GroupQueue): RenderOrder => ({
   state: new SharedArrayBuffer(21),
   queue: queue.buffer,
   target: { outDir: '/nowhere', dir: '/nowhere', incremental: false },
-  assets: { css: '', js: '', cityIndex: '', font: null },
+  assets: { css: '', js: '', cityIndex: '', fonts: [] },
 });
 
 describe('render pool', () => {

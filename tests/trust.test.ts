@@ -13,7 +13,7 @@ const assets = {
   css: '/assets/site.css',
   js: '/assets/app.js',
   cityIndex: '/assets/cities.json',
-  font: null,
+  fonts: [],
 };
 const text = (el: HTMLElement | null | undefined) =>
   el?.textContent.replace(/\s+/g, ' ').trim() ?? '';

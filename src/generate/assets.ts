@@ -20,8 +20,8 @@ export interface PageAssets {
   js: string;
   /** The not-found page's city index: [slug, population] pairs, `1` third for a city in French. */
   cityIndex: string;
-  /** The theme font's regular face, preloaded; null for the system's font. */
-  font: string | null;
+  /** The theme font's faces (regular, bold), preloaded; none for the system's font. */
+  fonts: string[];
 }
 
 export interface Assets extends PageAssets {
@@ -51,8 +51,6 @@ export async function loadClient(
 /** What a site's theme adds to the client's assets: its font files, its part of the stylesheet. */
 export interface ThemeAssets {
   fonts: Asset[];
-  /** The font face pages preload (the regular one), or null. */
-  font: string | null;
   /** Put before the stylesheet: the theme's custom properties and font faces. */
   css: string;
   favicon: Uint8Array;
@@ -74,7 +72,6 @@ export function themeAssets(theme: Theme, siteName: string): ThemeAssets {
   );
   return {
     fonts,
-    font: fonts[0] ? pathForFile(fonts[0].file) : null,
     css,
     favicon: new TextEncoder().encode(shieldSvg(theme.primary, theme.accent, siteName)),
   };
@@ -109,7 +106,7 @@ export function siteAssets<C extends { slug: string; population: number }>(
     js: pathForFile(jsFile),
     css: pathForFile(cssFile),
     cityIndex: pathForFile(indexFile),
-    font: theme.font,
+    fonts: theme.fonts.map((f) => pathForFile(f.file)),
   };
 }
 

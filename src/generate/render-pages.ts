@@ -45,7 +45,7 @@ export async function renderPages(
               css: assets.css,
               js: assets.js,
               cityIndex: assets.cityIndex,
-              font: assets.font,
+              fonts: assets.fonts,
             },
           },
           queue,

@@ -45,10 +45,14 @@ export function documentHead(ctx: PageContext, jsonLd: readonly object[]): strin
     `<link rel="icon" href="${escapeHtml(links.favicon)}" type="image/svg+xml"/>` +
     // Marks script support before first paint, so script-only styles never flash.
     `<script>${MARK_JS}</script>` +
-    // The body font's regular face, asked for with the stylesheet rather than after it.
-    (assets.font
-      ? `<link rel="preload" href="${escapeHtml(links.href(assets.font))}" as="font" type="font/woff2" crossorigin=""/>`
-      : '') +
+    // The font's faces, asked for with the stylesheet rather than after it: a face that is not
+    // there by the first paint is not used on this page (font-display: optional, site/theme.ts).
+    assets.fonts
+      .map(
+        (font) =>
+          `<link rel="preload" href="${escapeHtml(links.href(font))}" as="font" type="font/woff2" crossorigin=""/>`,
+      )
+      .join('') +
     `<link rel="stylesheet" href="${escapeHtml(links.href(assets.css))}"/>` +
     (jsonLd.length > 0
       ? // serializeJsonLd escapes <, > and &, so no value can close the element.

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
@@ -130,6 +131,19 @@ describe('a new owner who changed site.json only', () => {
     expect(css).toContain('--color-accent:#b5179e;');
     expect(css).toContain('--color-on-accent:#ffffff;');
     expect(css).toContain('font-family:"Source Sans 3"');
+    // Both faces asked for with the stylesheet, and used only if there by the first paint: a
+    // face swapped in later moves the lines it rewraps.
+    const preloads = [...home.matchAll(/<link rel="preload" href="([^"]+)" as="font"/g)].map(
+      (m) => m[1] ?? '',
+    );
+    expect(preloads).toEqual([
+      expect.stringMatching(/^\/claims\/assets\/source-sans-3-400\.[0-9a-f]+\.woff2$/),
+      expect.stringMatching(/^\/claims\/assets\/source-sans-3-700\.[0-9a-f]+\.woff2$/),
+    ]);
+    for (const href of preloads)
+      expect(existsSync(path.join(dist, href.slice(FOLDER.length))), href).toBe(true);
+    expect(css.match(/font-display:optional/g)?.length).toBe(2);
+    expect(css).not.toContain('font-display:swap');
   });
 
   it('calls the new number, with its extension, from every tel: link of every page', async () => {

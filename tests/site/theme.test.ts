@@ -116,7 +116,7 @@ describe('a theme', () => {
     for (const name of Object.keys(THEME_PROPERTIES)) expect(css).toContain(`${name}:`);
     expect(css).toContain('--color-primary:#1d4d2b;');
     expect(css).toContain('--font-body:"Inter", "Inter Fallback", system-ui');
-    expect(css).toContain('font-display:swap;src:url(inter-400.woff2) format("woff2")');
+    expect(css).toContain('font-display:optional;src:url(inter-400.woff2) format("woff2")');
     expect(css).toMatch(
       /font-family:"Inter Fallback";src:local\("Arial"\),local\("Liberation Sans"\);size-adjust:\d+\.\d\d%;ascent-override/,
     );
