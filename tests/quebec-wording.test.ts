@@ -96,4 +96,14 @@ describe('Québec said one way', () => {
     }
     expect(mixed).toEqual([]);
   });
+
+  it('writes every phone number on a French page as Québec does (1 877 225-0446)', () => {
+    const english = /(?<![\d-])(?:1-)?\d{3}-\d{3}-\d{4}\b/g;
+    const found = checked
+      .filter((p) => p.lang === 'fr')
+      .flatMap((p) =>
+        [...(texts.get(p.path) ?? '').matchAll(english)].map((m) => `${p.path} ${m[0]}`),
+      );
+    expect(found).toEqual([]);
+  });
 });
