@@ -92,6 +92,9 @@ describe('trust beside the form', () => {
       expect(footer, path).toContain('In business since 2009');
       expect(footer, path).toContain('Member of Example Adjusters Association');
       expect(footer, path).toContain('FSRA licence ON-12345');
+      // A name that ends in a period ends the sentence too: "Inc.", never "Inc..".
+      expect(footer, path).toContain('© Harbour Claims Inc. ');
+      expect(footer, path).not.toContain('..');
     }
   });
 

@@ -126,7 +126,7 @@ export function Footer({
           {analytics && <ConsentSettings t={t} />}
         </ul>
         <p>
-          © {business?.legalName ?? siteName}.{' '}
+          © {sentence(business?.legalName ?? siteName)}{' '}
           <span className="footer-tagline">{l.footerTagline}</span>
         </p>
         <BusinessDetails business={business} t={t} />
@@ -144,3 +144,6 @@ function Short({ short, full }: { short: string; full: string }) {
     </>
   );
 }
+
+/** A name as a sentence: "Harbour Claims Inc." keeps its one period, "Harbour Claims" gets one. */
+const sentence = (name: string) => (/[.!?]$/.test(name) ? name : `${name}.`);
