@@ -102,6 +102,45 @@ describe('the details, in Chromium', () => {
       await context.close();
     });
 
+  it('starts no line of a breadcrumb with its separator, at 375px', async () => {
+    const { page, context, errors } = await openPage(env.browser, 375);
+    const found: string[] = [];
+    let wrapped = 0;
+    for (const p of [
+      '/canada/free-consultation/',
+      '/toronto/fire-damage-claims/',
+      '/toronto/the-annex/',
+      '/fr/montreal/dommages-incendie/',
+      '/fr/montreal/consultation-gratuite/',
+    ]) {
+      await page.goto(`${env.site.url}${p}`);
+      const lines = await page.evaluate(() => {
+        const items = [...document.querySelectorAll('.breadcrumbs li')];
+        const tops = new Map<number, string>();
+        for (const li of items) {
+          // What the line shows first: the item's own text, or a separator drawn before it.
+          const before = getComputedStyle(li, '::before').content;
+          const first = before !== 'none' && before !== 'normal' ? before.replace(/"/g, '') : '';
+          const text = `${first}${li.textContent ?? ''}`.trim();
+          const range = document.createRange();
+          range.selectNodeContents(li);
+          [...range.getClientRects()].forEach((r, i) => {
+            const top = Math.round(r.top);
+            if (!tops.has(top)) tops.set(top, i === 0 ? text : '(within an item)');
+          });
+        }
+        return [...tops.values()];
+      });
+      if (lines.length > 1) wrapped++;
+      for (const line of lines) if (line.startsWith('/')) found.push(`${p}: "${line}"`);
+    }
+    // The check means something only where a breadcrumb takes two lines.
+    expect(wrapped).toBeGreaterThan(0);
+    expect(found).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   for (const width of WIDTHS)
     it(`every button keeps room either side of its words at ${width}px`, async () => {
       const { page, context, errors } = await openPage(env.browser, width);
