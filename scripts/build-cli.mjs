@@ -59,11 +59,11 @@ const common = {
   platform: 'node',
   target: 'node20',
   jsx: 'automatic',
-  // resvg and libsql (the lead store's SQLite) are native modules, and pg (its PostgreSQL) loads
-  // its optional native driver by name: all three are loaded from node_modules, which a
-  // deployment therefore keeps (the Dockerfile's runtime stage does). opentype.js loads only
-  // when a share image is drawn.
-  external: ['esbuild', '@resvg/resvg-js', 'opentype.js', 'libsql', 'pg'],
+  // resvg, sharp (owner photos) and libsql (the lead store's SQLite) are native modules, and pg
+  // (its PostgreSQL) loads its optional native driver by name: all are loaded from node_modules,
+  // which a deployment therefore keeps (the Dockerfile's runtime stage does). opentype.js loads
+  // only when a share image is drawn.
+  external: ['esbuild', '@resvg/resvg-js', 'opentype.js', 'libsql', 'pg', 'sharp'],
   sourcemap: 'linked',
   logLevel: 'warning',
   absWorkingDir: root,
