@@ -1,6 +1,7 @@
 import { type HTMLElement, parse } from 'node-html-parser';
 import { describe, expect, it } from 'vitest';
 import { buildPages } from '../src/pages.js';
+import { type Pictures, planPhotos } from '../src/photos/plan.js';
 import { renderPage } from '../src/render/render.js';
 import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
@@ -17,12 +18,15 @@ const assets = {
 const text = (el: HTMLElement | null | undefined) =>
   el?.textContent.replace(/\s+/g, ' ').trim() ?? '';
 
-function renderer(site: Site) {
+function renderer(site: Site, pictures?: Pictures) {
   const pages = buildPages(site);
+  const withPhotos = { ...assets, photos: pictures };
   return (path: string): HTMLElement => {
     const page = pages.find((p) => p.path === path);
     if (!page) throw new Error(`no page ${path}`);
-    return parse(renderPage({ site, page, pages, assets, share: shareImages(site) }, TEMPLATES));
+    return parse(
+      renderPage({ site, page, pages, assets: withPhotos, share: shareImages(site) }, TEMPLATES),
+    );
   };
 }
 
@@ -124,16 +128,35 @@ describe("the firm's own adjusters and offices, from site.json", () => {
         },
       ],
     });
-    const r = renderer(await loadSite(data));
+    // The portrait as the build resizes it (tests/photos.test.ts makes the files themselves).
+    const portrait = planPhotos(
+      [
+        {
+          src: '/images/one.jpg',
+          role: 'portrait',
+          record: 'business.adjusters[0]',
+          field: 'photo',
+          bytes: new Uint8Array(),
+          digest: 'a'.repeat(64),
+          width: 600,
+          height: 800,
+        },
+      ],
+      'test',
+    );
+    const r = renderer(await loadSite(data), portrait);
     const toronto = r('/toronto/top-adjusters/').querySelector(
       '[aria-labelledby="adjusters-title"]',
     );
     expect(text(toronto)).toContain('Test Adjuster One');
     expect(text(toronto)).toContain('Senior claims adjuster');
     expect(text(toronto)).toContain('TEST-1');
-    expect(toronto?.querySelector('img[src="/images/one.jpg"]')?.getAttribute('alt')).toBe(
-      'Test Adjuster One',
-    );
+    // Never the original file: its resized copies, at the size it shows.
+    expect(toronto?.querySelector('img[src="/images/one.jpg"]')).toBeNull();
+    const img = toronto?.querySelector('picture img');
+    expect(img?.getAttribute('alt')).toBe('Test Adjuster One');
+    expect(img?.getAttribute('src')).toBe(portrait.portraits['/images/one.jpg']?.src);
+    expect([img?.getAttribute('width'), img?.getAttribute('height')]).toEqual(['96', '96']);
     expect(text(toronto)).not.toContain('Test Adjuster Two');
     expect(text(r('/laval/top-adjusters/').querySelector('main'))).toContain('Test Adjuster Two');
     const office = r('/toronto/claims-offices/').querySelector('[aria-labelledby="office-title"]');

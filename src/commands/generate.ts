@@ -93,6 +93,15 @@ export function registerGenerate(program: Command, { io, siteData, extras }: Com
         io.out(
           `Drew ${formatWhole(result.shareImages.drawn)} share images (og:image)${result.shareCache ? `; later builds, in any folder, copy them from ${displayPath(result.shareCache)}` : ''}\n`,
         );
+      const encoded = result.photos.filter((p) => p.encoded > 0);
+      if (encoded.length > 0) {
+        const total = (f: 'avif' | 'webp' | 'jpeg') =>
+          formatBytes(result.photos.reduce((n, p) => n + p.bytes[f], 0));
+        const ms = encoded.reduce((n, p) => n + p.ms, 0);
+        io.out(
+          `Resized ${formatWhole(encoded.length)} owner photos in ${(ms / 1000).toFixed(2)} s (AVIF ${total('avif')}, WebP ${total('webp')}, JPEG ${total('jpeg')} in all)${result.shareCache ? `; later builds copy them from ${displayPath(result.shareCache)}` : ''}\n`,
+        );
+      }
       if (result.audit && result.auditFile)
         io.out(`${auditSummary(result.audit)}  Report: ${displayPath(result.auditFile)}\n`);
       io.out(sampleNotice(result.sample));

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { Pictures } from '../photos/plan.js';
 import { shieldSvg } from '../render/shield.js';
 import { allCities, type City, type Site } from '../site/model.js';
 import { FONT_WEIGHTS, fontFile, type Theme, themeCss, webFontOf } from '../site/theme.js';
@@ -22,6 +23,8 @@ export interface PageAssets {
   cityIndex: string;
   /** The theme font's faces (regular, bold), preloaded; none for the system's font. */
   fonts: string[];
+  /** The owner's photos, resized (src/photos); absent or empty for none. */
+  photos?: Pictures;
 }
 
 export interface Assets extends PageAssets {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AuditReport } from '../audit/audit.js';
 import { RenderedPhrases } from '../audit/rendered-phrases.js';
 import { COMPRESSOR } from '../compression.js';
+import { displayPath } from '../site/display-path.js';
 import { missingTrust, sampleData } from '../site/sample.js';
 import { type Audited, type AuditJob, dropAudit, finishAudit, startAudit } from './audit-step.js';
 import { recoverOutput } from './commit.js';
@@ -21,6 +22,7 @@ import { renderPages } from './render-pages.js';
 import { packageRoot } from './root.js';
 import { stageSitemap } from './sitemap.js';
 import { stageFiles } from './stage-files.js';
+import { type PhotoReport, stagePhotos } from './stage-photos.js';
 import { type ShareImageCounts, stageBuildImages } from './stage-share-images.js';
 import { Staging } from './staging.js';
 import { startRenderPool } from './threads.js';
@@ -42,8 +44,8 @@ export interface GenerateOptions extends InputOptions {
    */
   audit?: 'report' | 'strict';
   /**
-   * Where share images drawn by earlier builds are kept, so a build into a new folder need not
-   * draw them again; null for none. Default: defaultCacheDir() (CLAIMSITE_CACHE_DIR, or the
+   * Where share images drawn and owner photos encoded by earlier builds are kept, so a build
+   * into a new folder need not make them again; null for none. Default: defaultCacheDir() (CLAIMSITE_CACHE_DIR, or the
    * system's cache folder).
    */
   cacheDir?: string | null;
@@ -77,6 +79,8 @@ export interface GenerateResult {
   shareImages: ShareImageCounts;
   /** Where drawn share images are kept for later builds; null for no cache. */
   shareCache: string | null;
+  /** The owner's photos: what became of each one's files, the time encoding them, their bytes. */
+  photos: PhotoReport[];
 }
 
 /**
@@ -149,6 +153,12 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
       );
       // After the pages, so that drawing images (when none is cached) delays no first page.
       const images = await stageBuildImages(staging, inputs, plan, options.cacheDir);
+      const photos = await stagePhotos(
+        staging,
+        inputs.photos,
+        images.cacheDir,
+        displayPath(path.join(options.dataDir, 'site.json')),
+      );
       const dates = pageDates(plan.indexable, plan.state, lastDates, inputs.lastmod);
       stageSitemap(staging, inputs.site, plan.indexable, dates, inputs.lastmod);
       if (options.precompress) await stagePrecompressed(staging, plan, previous);
@@ -164,7 +174,10 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
         throw err;
       }
       saveValidRecords(options.outDir, code, inputs.site);
-      return { result: resultOf(options, inputs, plan, staging, rendered, images), audit };
+      return {
+        result: { ...resultOf(options, inputs, plan, staging, rendered, images), photos },
+        audit,
+      };
     } catch (err) {
       staging.abort();
       phrases?.close();
@@ -198,7 +211,7 @@ function resultOf(
   staging: Staging,
   rendered: number,
   images: { counts: ShareImageCounts; cacheDir: string | null },
-): Built['result'] {
+): Omit<Built['result'], 'photos'> {
   const { extras } = staging;
   const total = plan.files.count;
   return {

@@ -1,8 +1,13 @@
+import path from 'node:path';
 import { TEMPLATES, type Template } from '../../templates/pages/index.js';
 import { hash } from '../hash.js';
 import { PageUnits } from '../pages.js';
+import { type PhotoPlan, planPhotos } from '../photos/plan.js';
+import { readPhotos } from '../photos/read-photos.js';
+import { encoderVersion } from '../photos/sharp.js';
 import { ROUTES, type Route, type RouteId } from '../routes.js';
 import { type ShareImages, shareImages } from '../share/share-images.js';
+import { displayPath } from '../site/display-path.js';
 import { loadSite } from '../site/load.js';
 import { FOOTER_CITIES, type Site, topCities } from '../site/model.js';
 import { type Assets, assetsOfSite, loadClient } from './assets.js';
@@ -18,6 +23,8 @@ export interface Inputs {
   templates: Record<RouteId, Template>;
   assets: Assets;
   publicFiles: PublicFile[];
+  /** The owner's photos: the files to make of each (src/photos). */
+  photos: PhotoPlan;
   /** Each page's share image, named by what it shows. */
   share: ShareImages;
   /**
@@ -63,11 +70,17 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
     valid: options.validRecords,
   });
   const routes = options.routes ?? ROUTES;
-  const assets = assetsOfSite(await client, site);
+  const photos = await photosOf(site, options);
+  const assets: Assets = {
+    ...assetsOfSite(await client, site),
+    photos: { gallery: photos.gallery, portraits: photos.portraits },
+  };
 
   const version = codeOf(options);
   const share = shareImages(site);
-  const publicFiles = listPublic(options.publicDir);
+  // A photo's own file is not published: it may carry where it was taken (EXIF GPS).
+  const originals = new Set(photos.files.map((f) => f.source.src.slice(1)));
+  const publicFiles = listPublic(options.publicDir).filter((f) => !originals.has(f.rel));
   return {
     site,
     routes,
@@ -75,6 +88,7 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
     templates: options.templates ?? TEMPLATES,
     assets,
     publicFiles,
+    photos,
     share,
     key:
       version &&
@@ -96,6 +110,8 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
         assets.css,
         assets.js,
         assets.cityIndex,
+        // The photos' files are named by their pictures and the encoder.
+        assets.photos,
         topCities(site, FOOTER_CITIES).map((c) => [c.slug, c.name]),
         // Each language's catalogue, content and facts, and the cities its footer lists.
         [...site.languages.values()].map((s) => [
@@ -109,6 +125,13 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
       ]),
     lastmod: options.lastmod ?? defaultLastmod(),
   };
+}
+
+/** The photos site.json names, read from the public folder, and the files to make of them. */
+async function photosOf(site: Site, options: InputOptions): Promise<PhotoPlan> {
+  const file = displayPath(path.join(options.dataDir, 'site.json'));
+  const sources = await readPhotos(site.settings, file, options.publicDir);
+  return planPhotos(sources, sources.length > 0 ? encoderVersion() : '');
 }
 
 function defaultLastmod(): string {

@@ -46,6 +46,7 @@ export async function renderPages(
               js: assets.js,
               cityIndex: assets.cityIndex,
               fonts: assets.fonts,
+              photos: assets.photos,
             },
           },
           queue,

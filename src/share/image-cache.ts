@@ -20,15 +20,26 @@ import envPaths from 'env-paths';
  */
 export class ImageCache {
   private wrote = false;
+  private readonly cached: RegExp;
 
-  /** `dir` null: no cache. */
-  constructor(readonly dir: string | null) {}
+  /**
+   * `dir` null: no cache. `ext` and `looksWhole` for files other than share images (owner
+   * photos' AVIF, WebP and JPEG files share the folder, each kind pruned by its own cache).
+   */
+  constructor(
+    readonly dir: string | null,
+    private readonly ext = 'png',
+    private readonly looksWhole: (bytes: Uint8Array) => boolean = isPng,
+  ) {
+    // Our files only: a key of 64 hex digits, or one of ours left half-written.
+    this.cached = new RegExp(`^[0-9a-f]{64}\\.${ext}(\\.\\d+\\.tmp)?$`);
+  }
 
   get(key: string): Uint8Array | null {
     if (!this.dir) return null;
     try {
-      const bytes = readFileSync(path.join(this.dir, `${key}.png`));
-      return isPng(bytes) ? bytes : null;
+      const bytes = readFileSync(path.join(this.dir, `${key}.${this.ext}`));
+      return this.looksWhole(bytes) ? bytes : null;
     } catch {
       return null;
     }
@@ -36,7 +47,7 @@ export class ImageCache {
 
   put(key: string, bytes: Uint8Array): void {
     if (!this.dir) return;
-    const file = path.join(this.dir, `${key}.png`);
+    const file = path.join(this.dir, `${key}.${this.ext}`);
     const temp = `${file}.${process.pid}.tmp`;
     try {
       mkdirSync(this.dir, { recursive: true });
@@ -53,7 +64,7 @@ export class ImageCache {
     if (!this.dir || !this.wrote) return;
     try {
       for (const name of readdirSync(this.dir)) {
-        if (!CACHED.test(name)) continue;
+        if (!this.cached.test(name)) continue;
         const file = path.join(this.dir, name);
         const info = statSync(file, { throwIfNoEntry: false });
         if (info && now - info.mtimeMs > PRUNE_AFTER_DAYS * 86_400_000)
@@ -66,9 +77,6 @@ export class ImageCache {
 }
 
 export const PRUNE_AFTER_DAYS = 90;
-
-/** Our files only: a key of 64 hex digits (ShareImage.key), or one of ours left half-written. */
-const CACHED = /^[0-9a-f]{64}\.png(\.\d+\.tmp)?$/;
 
 const isPng = (bytes: Uint8Array) =>
   bytes.length > 8 &&

@@ -274,6 +274,23 @@ export const siteSettingsSchema = z.strictObject({
         .optional(),
     })
     .optional(),
+  /**
+   * The owner's own photographs (the team, the offices, real jobs): each a file under public/
+   * and the words that say what it shows. Shown on the About pages and, the first three, on the
+   * home page; resized at build (src/photos). None given, none shown.
+   */
+  photos: z
+    .array(
+      z.strictObject({
+        src: publicPath,
+        /** What the photo shows, for those who cannot see it. */
+        alt: text,
+        caption: text.optional(),
+        /** The French pages' words; without them French pages show the ones above. */
+        fr: z.strictObject({ alt: text, caption: text.optional() }).optional(),
+      }),
+    )
+    .optional(),
   /** The header's logo: an SVG or PNG file of the public folder (public/brand/logo.svg). */
   logo: z
     .string()
@@ -303,6 +320,7 @@ export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 export type Business = NonNullable<SiteSettings['business']>;
 export type Adjuster = NonNullable<Business['adjusters']>[number];
 export type Office = NonNullable<Business['offices']>[number];
+export type OwnerPhoto = NonNullable<SiteSettings['photos']>[number];
 
 /**
  * A city record as citySchema makes it of one it accepts, made without checking it: the record

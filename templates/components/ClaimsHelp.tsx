@@ -1,4 +1,5 @@
 import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
+import type { Picture, Pictures } from '../../src/photos/plan.js';
 import type { Body, Insurer, ProvinceFacts } from '../../src/site/facts-schema.js';
 import type { Formats } from '../../src/site/format.js';
 import type { City } from '../../src/site/model.js';
@@ -6,6 +7,7 @@ import { checkedPhone } from '../../src/site/phone.js';
 import type { Adjuster, Business, Office } from '../../src/site/schema.js';
 import type { Links } from '../../src/urls.js';
 import { Cite, LicenceLookup } from './LocalFacts.js';
+import { Photo } from './Photo.js';
 import { Section } from './Section.js';
 
 /** The firm's adjusters who serve a city, as site.json names them. */
@@ -25,12 +27,17 @@ export function ChoosingAnAdjuster({
   city,
   province,
   adjusters,
+  portraits,
   t,
+  links,
 }: {
   city: City;
   province: ProvinceFacts | undefined;
   adjusters: readonly Adjuster[];
+  /** The adjusters' photos, resized (assets.photos). */
+  portraits: Pictures['portraits'] | undefined;
   t: Strings;
+  links: Links;
 }) {
   const h = t.claimsHelp;
   const asks = [h.ask1, h.ask2, h.ask3, h.ask4, h.ask5];
@@ -76,8 +83,14 @@ export function ChoosingAnAdjuster({
           <ul className="adjusters">
             {adjusters.map((a) => (
               <li key={a.name}>
-                {a.photo && (
-                  <img src={a.photo} alt={a.name} width="96" height="96" loading="lazy" />
+                {a.photo && portraits?.[a.photo] && (
+                  <Photo
+                    picture={portraits[a.photo] as Picture}
+                    alt={a.name}
+                    sizes="96px"
+                    links={links}
+                    className="portrait"
+                  />
                 )}
                 <strong>{a.name}</strong>
                 {a.title && <span className="muted"> {a.title}</span>}

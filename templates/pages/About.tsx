@@ -8,6 +8,7 @@ import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
 import { Illustration } from '../components/Illustration.js';
+import { PhotoGallery } from '../components/Photo.js';
 import { Section } from '../components/Section.js';
 import { Stats } from '../components/Stats.js';
 import { Steps } from '../components/Steps.js';
@@ -44,6 +45,14 @@ export function AboutPage(ctx: PageContext) {
       />
 
       <Shared component={Stats} props={{ stats: site.content.about.stats, t: site.t }} />
+
+      <PhotoGallery
+        photos={site.settings.photos}
+        pictures={ctx.assets.photos}
+        lang={site.lang}
+        t={t}
+        links={site.links}
+      />
 
       {city.areas.length > 0 && (
         <Section

@@ -108,7 +108,9 @@ export function CityLandingPage(ctx: PageContext) {
           city={city}
           province={province}
           adjusters={adjustersIn(site.settings.business, city)}
+          portraits={ctx.assets.photos?.portraits}
           t={t}
+          links={site.links}
         />
       )}
       {kind === 'claims-offices' && (

@@ -8,6 +8,7 @@ import { CityFinder } from '../components/CityFinder.js';
 import { CityHero } from '../components/CityHero.js';
 import { Icon, type IconName } from '../components/Icon.js';
 import { Illustration } from '../components/Illustration.js';
+import { PhotoGallery } from '../components/Photo.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
@@ -84,6 +85,16 @@ export function HomePage(ctx: PageContext) {
           props={{ steps: site.content.process.howItWorks, pictures: true }}
         />
       </Section>
+
+      {/* The first three of the owner's photos, below the fold: the About pages show them all. */}
+      <PhotoGallery
+        photos={site.settings.photos}
+        pictures={ctx.assets.photos}
+        limit={3}
+        lang={site.lang}
+        t={t}
+        links={links}
+      />
 
       <CallToAction
         phone={phone}
