@@ -17,7 +17,8 @@ export const GPS = { GPSLatitudeRef: 'N', GPSLatitude: '43/1 39/1 0/1' };
 
 /**
  * Three photos and a portrait under `publicDir/images`: a 2400x1600 JPEG carrying GPS, a
- * 1600x1200 PNG, a JPEG stored 1200x800 with EXIF orientation 6 (800x1200 upright), and a 600x800
+ * 1600x1200 PNG, a JPEG stored 1200x800 with EXIF orientation 6 (800x1200 upright, red above
+ * blue), and a 600x800
  * portrait; named in site.json as `photos` and an adjuster serving Toronto.
  */
 export async function addPhotos(data: string, publicDir: string): Promise<void> {
@@ -28,7 +29,13 @@ export async function addPhotos(data: string, publicDir: string): Promise<void> 
     .withExif({ IFD0: { Make: 'TestCam' }, IFD3: GPS })
     .toFile(path.join(dir, 'team.jpg'));
   await drawn(1600, 1200, 'TEST office', '#065f46').png().toFile(path.join(dir, 'office.png'));
-  await drawn(1200, 800, 'TEST job', '#7c2d12')
+  // Red on the left of the stored pixels: on top once turned upright (orientation 6 turns them
+  // a quarter clockwise).
+  await sharp(
+    Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800"><rect width="600" height="800" fill="#f00"/><rect x="600" width="600" height="800" fill="#00f"/></svg>',
+    ),
+  )
     .jpeg()
     .withMetadata({ orientation: 6 })
     .toFile(path.join(dir, 'job.jpg'));

@@ -48,7 +48,7 @@ describe('owner photos', () => {
     const files = [...(await scanTree(out)).keys()];
     const of = (name: string) => files.filter((f) => f.startsWith(`assets/${name}-`)).sort();
 
-    // 2400 px wide: every width; 800 px upright: the widths below, then 800 itself.
+    // 2400 px wide: every width; 800 px upright (an 800x600 box): the widths below, then 800.
     const widths = (name: string, ext: string) =>
       of(name)
         .filter((f) => f.endsWith(`.${ext}`))
@@ -66,8 +66,27 @@ describe('owner photos', () => {
       );
       // No EXIF (the GPS position), no orientation left to apply: the pixels are upright.
       expect([meta.exif, meta.orientation], f).toEqual([undefined, undefined]);
-      if (f.startsWith('assets/photo-job-')) expect(meta.height, f).toBeGreaterThan(meta.width);
+      // Cropped to shape: a photo 4:3, a portrait square.
+      if (f.startsWith('assets/photo-')) expect(meta.height, f).toBe((meta.width * 3) / 4);
       if (f.startsWith('assets/portrait-')) expect(meta.height, f).toBe(meta.width);
+      if (f.startsWith('assets/photo-job-')) {
+        // Upright: red above blue, as the camera's orientation says.
+        const { data, info } = await sharp(path.join(out, f))
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        const at = (y: number) => {
+          const i = (y * info.width + Math.floor(info.width / 2)) * info.channels;
+          return [data[i] ?? 0, data[i + 2] ?? 0] as const;
+        };
+        const [topRed, topBlue] = at(2);
+        const [bottomRed, bottomBlue] = at(info.height - 3);
+        expect([topRed > 200, topBlue < 60, bottomRed < 60, bottomBlue > 200], f).toEqual([
+          true,
+          true,
+          true,
+          true,
+        ]);
+      }
     }
     // The originals are not published, and no page links them.
     expect(files.filter((f) => f.startsWith('images/'))).toEqual([]);
@@ -84,7 +103,7 @@ describe('owner photos', () => {
     ]);
     const img = team?.querySelector('img');
     expect(img?.getAttribute('alt')).toBe('Test picture labelled team');
-    expect([img?.getAttribute('width'), img?.getAttribute('height')]).toEqual(['1280', '853']);
+    expect([img?.getAttribute('width'), img?.getAttribute('height')]).toEqual(['1280', '960']);
     expect([img?.getAttribute('loading'), img?.getAttribute('decoding')]).toEqual([
       'lazy',
       'async',
@@ -237,7 +256,7 @@ describe('a photo the build cannot use', () => {
       async (p) => {
         await drawn(200, 150, 'x').jpeg().toFile(path.join(p, 'images/bad.jpg'));
       },
-      /is 200x150 px: a photo must be at least 320 px wide/,
+      /is 200x150 px: a photo must be at least 320 px wide and 240 px high/,
     ],
     [
       'has too many pixels',

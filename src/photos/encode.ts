@@ -2,8 +2,9 @@ import { ENCODING, type PhotoRole, type PhotoVariant } from './plan.js';
 import { loadSharp } from './sharp.js';
 
 /**
- * One file of a photo: turned upright by its EXIF orientation, resized (a portrait cropped
- * square around what draws the eye), and written without metadata: sharp keeps none unless
+ * One file of a photo: turned upright by its EXIF orientation, cropped to its shape (a photo
+ * around its centre, a portrait around what draws the eye) and resized, and written without
+ * metadata: sharp keeps none unless
  * asked, so a camera's GPS position and serial number never reach the site.
  */
 export async function encodeVariant(

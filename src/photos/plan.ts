@@ -3,10 +3,14 @@ import path from 'node:path';
 import { assetFile, pathForFile } from '../urls.js';
 
 /**
- * How an owner photo is shown: `photo` (settings `photos`) keeps its shape, in widths up to
- * PHOTO_WIDTHS' last; `portrait` (an adjuster's `photo`) is cropped square, at PORTRAIT_SIZES.
+ * How an owner photo is shown: `photo` (settings `photos`) is cropped to 4:3 around its centre,
+ * in widths up to PHOTO_WIDTHS' last, so a row of photos lines up; `portrait` (an adjuster's
+ * `photo`) is cropped square around what draws the eye, at PORTRAIT_SIZES.
  */
 export type PhotoRole = 'photo' | 'portrait';
+
+/** A photo's shape on the page, width to height. */
+export const PHOTO_SHAPE = [4, 3] as const;
 
 /** Widths of a photo's files: the ones below its own width, then its width capped at the last. */
 export const PHOTO_WIDTHS = [320, 640, 960, 1280] as const;
@@ -113,9 +117,12 @@ export function sizesOf(source: Pick<PhotoSource, 'role' | 'width' | 'height'>) 
     const side = Math.min(width, height);
     return capped(PORTRAIT_SIZES, side).map((w) => ({ width: w, height: w }));
   }
-  return capped(PHOTO_WIDTHS, width).map((w) => ({
+  // The widest 4:3 box the photo holds: all of a wide photo's height, a tall one's width.
+  const [across, down] = PHOTO_SHAPE;
+  const box = Math.min(width, Math.floor((height * across) / down));
+  return capped(PHOTO_WIDTHS, box).map((w) => ({
     width: w,
-    height: Math.max(1, Math.round((w * height) / width)),
+    height: Math.round((w * down) / across),
   }));
 }
 

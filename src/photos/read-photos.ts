@@ -96,10 +96,12 @@ async function readOne(
     };
   }
   const min = MIN_SIDE[n.role];
-  const shortSide = n.role === 'portrait' ? Math.min(width, height) : width;
-  if (shortSide < min || Math.min(width, height) < 64)
+  // A photo is cropped to 4:3: its box must be MIN_SIDE wide.
+  const small =
+    n.role === 'portrait' ? Math.min(width, height) < min : width < min || height * 4 < min * 3;
+  if (small)
     return {
-      error: `"${n.src}" is ${width}x${height} px: ${n.role === 'portrait' ? `a portrait must be at least ${min} px on each side` : `a photo must be at least ${min} px wide`}`,
+      error: `"${n.src}" is ${width}x${height} px: ${n.role === 'portrait' ? `a portrait must be at least ${min} px on each side` : `a photo must be at least ${min} px wide and ${(min * 3) / 4} px high`}`,
     };
   if (width * height > MAX_PIXELS)
     return {
