@@ -299,7 +299,7 @@ describe('a photo the build cannot use', () => {
       expect(await scanTree(out)).toEqual(before);
     });
 
-  it("an adjuster's, named as business.adjusters[i].photo; the CLI exits non-zero", async () => {
+  it("an adjuster's, named as business.adjusters[i].photo; generate and validate exit non-zero", async () => {
     const { dir, data, publicDir } = await photoSite();
     await rm(path.join(publicDir, 'images/adjuster.jpg'));
     const r = runCli(
@@ -315,9 +315,12 @@ describe('a photo the build cannot use', () => {
       ],
       { env: { CLAIMSITE_CACHE_DIR: await tempDir() } },
     );
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
-      /site\.json, record business\.adjusters\[0\], field photo: "\/images\/adjuster\.jpg": no such file/,
-    );
+    const v = runCli(['validate', '--data', data, '--public', publicDir]);
+    for (const run of [r, v]) {
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(
+        /site\.json, record business\.adjusters\[0\], field photo: "\/images\/adjuster\.jpg": no such file/,
+      );
+    }
   });
 });

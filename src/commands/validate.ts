@@ -1,5 +1,7 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { buildPages } from '../pages.js';
+import { readPhotos } from '../photos/read-photos.js';
 import { displayPath } from '../site/display-path.js';
 import { formatWhole } from '../site/format.js';
 import { loadSite } from '../site/load.js';
@@ -20,15 +22,23 @@ export function registerValidate(program: Command, { io, siteData }: CommandCont
     .command('validate')
     .description('check the data set and report what it holds, writing nothing')
     .addOption(dataOption(siteData))
-    .option('--public <dir>', 'public folder, where the logo is, if it exists', parsePath, 'public')
+    .option(
+      '--public <dir>',
+      'public folder, where the logo and photos are, if it exists',
+      parsePath,
+      'public',
+    )
     .addOption(baseUrlOption())
     .action(async (opts: { data: string; public: string; baseUrl?: string }, cmd: Command) => {
       // The same site URL and public folder generate would use, so that what validates builds.
+      const publicDir = publicFolder(opts.public, cmd.getOptionValueSource('public') === 'cli');
       const site = await loadSite(opts.data, {
         baseUrl: opts.baseUrl,
         baseUrlFrom: baseUrlFrom(cmd),
-        publicDir: publicFolder(opts.public, cmd.getOptionValueSource('public') === 'cli'),
+        publicDir,
       });
+      // The photos as generate reads them: there, readable, of a size to show.
+      await readPhotos(site.settings, displayPath(path.join(opts.data, 'site.json')), publicDir);
       const pages = buildPages(site);
       const areas = site.cities.reduce((n, c) => n + c.areas.length, 0);
       const lines = PROVINCES.map((p) => {
