@@ -16,8 +16,15 @@ export interface SiteLogo {
   digest: string;
 }
 
-/** How `logo` must begin: the public folder, whatever it is called on the command line. */
+/**
+ * How `logo` may begin: the public folder, whatever it is called on the command line
+ * (`public/brand/logo.svg`), or the site's root as the photos' paths do (`/brand/logo.svg`).
+ */
 export const LOGO_PREFIX = 'public/';
+
+/** The logo's path inside the public folder, from either form `logo` may take. */
+export const logoInPublic = (value: string): string =>
+  value.startsWith(LOGO_PREFIX) ? value.slice(LOGO_PREFIX.length) : value.replace(/^\/+/, '');
 
 /**
  * The logo `value` names, read from the build's public folder, or why it cannot be used (a
@@ -27,7 +34,7 @@ export function readLogo(
   value: string,
   publicDir: string | null | undefined,
 ): { logo: SiteLogo } | { error: string } {
-  const rel = value.slice(LOGO_PREFIX.length);
+  const rel = logoInPublic(value);
   if (!publicDir)
     return {
       error: `"${value}" is in the public folder, and this build has none: create public/ beside data/ (or name it with --public) and put the logo there`,

@@ -291,20 +291,20 @@ export const siteSettingsSchema = z.strictObject({
       }),
     )
     .optional(),
-  /** The header's logo: an SVG or PNG file of the public folder (public/brand/logo.svg). */
+  /** The header's logo: an SVG or PNG file of the public folder (/brand/logo.svg or public/brand/logo.svg). */
   logo: z
     .string()
     .trim()
     .superRefine((value, ctx) => {
       if (
-        !value.startsWith(LOGO_PREFIX) ||
+        !(value.startsWith(LOGO_PREFIX) || /^\/[^/]/.test(value)) ||
         !/\.(svg|png)$/i.test(value) ||
         value.includes('\\') ||
         value.split('/').some((segment) => segment === '..' || segment === '.')
       )
         ctx.addIssue({
           code: 'custom',
-          message: `"${value}" must be the path of an SVG or PNG file in the public folder, such as ${LOGO_PREFIX}brand/logo.svg`,
+          message: `"${value}" must be the path of an SVG or PNG file in the public folder, such as /brand/logo.svg (the file public/brand/logo.svg)`,
         });
     })
     .optional(),

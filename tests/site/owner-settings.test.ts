@@ -140,10 +140,12 @@ describe("an owner's values in site.json, each refused with the file, the field,
       (await logo(value, files)).filter((i) => i.field === 'logo').map(formatIssue);
     expect(await line('brand/logo.svg')).toEqual([
       expect.stringMatching(
-        /field logo: "brand\/logo\.svg" must be the path of an SVG or PNG file in the public folder, such as public\/brand\/logo\.svg/,
+        /field logo: "brand\/logo\.svg" must be the path of an SVG or PNG file in the public folder, such as \/brand\/logo\.svg \(the file public\/brand\/logo\.svg\)/,
       ),
     ]);
     expect(await line('public/../data/site.json')).toHaveLength(1);
+    expect(await line('/../data/logo.svg')).toHaveLength(1);
+    expect(await line('//example.com/logo.svg')).toHaveLength(1);
     expect(await line('public/brand/logo.gif')).toHaveLength(1);
     expect(await line('public/brand/logo.svg')).toEqual([
       expect.stringMatching(/"public\/brand\/logo\.svg": no such file in the public folder/),
@@ -158,6 +160,8 @@ describe("an owner's values in site.json, each refused with the file, the field,
     ).toEqual([expect.stringMatching(/has neither a viewBox nor a width and height/)]);
     // And one that is right: its size is read for the page to keep its room.
     expect(await logo('public/brand/logo.png', { 'public/brand/logo.png': png })).toEqual([]);
+    // The site's path, as photos are named, is the same file.
+    expect(await logo('/brand/logo.png', { 'public/brand/logo.png': png })).toEqual([]);
     const { dir, data } = await dataCopy(FIXTURE_DATA);
     await mkdir(path.join(dir, 'public/brand'), { recursive: true });
     await writeFile(path.join(dir, 'public/brand/logo.png'), png);
