@@ -89,13 +89,38 @@ describe('the catalogues', () => {
     ]);
   });
 
-  it('a bundled French catalogue with a key missing, or a segment the endpoint does not know, is a data error naming it', async () => {
+  it("reads claimsite's own text, in its language, for a key a data set's catalogue lacks (a site made by an earlier version)", async () => {
     const { data } = await dataCopy(BUNDLED_DATA);
-    await editJson(data, 'i18n/fr.json', (c: { strings: { layout: Record<string, string> } }) => {
-      delete c.strings.layout.skipLink;
+    const bundled = {
+      en: JSON.parse(await readFile(path.join(BUNDLED_DATA, 'i18n/en.json'), 'utf8')),
+      fr: JSON.parse(await readFile(path.join(BUNDLED_DATA, 'i18n/fr.json'), 'utf8')),
+    };
+    for (const lang of ['en', 'fr'] as const)
+      await editJson(
+        data,
+        `i18n/${lang}.json`,
+        (c: { strings: Record<string, Record<string, string>> }) => {
+          delete c.strings.about?.photosTitle;
+          delete c.strings.layout;
+        },
+      );
+    expect(await dataIssues(data)).toEqual([]);
+    const site = await loadSite(data);
+    expect(site.t.about.photosTitle).toBe(bundled.en.strings.about.photosTitle);
+    expect(site.t.layout.skipLink).toBe(bundled.en.strings.layout.skipLink);
+    const inFrench = site.languages.get('fr')?.t;
+    expect(inFrench?.about.photosTitle).toBe(bundled.fr.strings.about.photosTitle);
+    expect(inFrench?.layout.skipLink).toBe(bundled.fr.strings.layout.skipLink);
+    expect(inFrench?.layout.skipLink).not.toBe(bundled.en.strings.layout.skipLink);
+  });
+
+  it('a French catalogue with a key that is not a text, or a segment the endpoint does not know, is a data error naming it', async () => {
+    const { data } = await dataCopy(BUNDLED_DATA);
+    await editJson(data, 'i18n/fr.json', (c: { strings: { layout: Record<string, unknown> } }) => {
+      c.strings.layout.skipLink = 42;
     });
     expect((await dataIssues(data)).map((i) => [i.file, i.record, i.message])).toEqual([
-      [expect.stringMatching(/i18n\/fr\.json$/), 'strings.layout.skipLink', 'is missing'],
+      [expect.stringMatching(/i18n\/fr\.json$/), 'strings.layout.skipLink', 'must be a text'],
     ]);
     await editJson(data, 'i18n/fr.json', (c: { strings: { layout: Record<string, string> } }) => {
       c.strings.layout.skipLink = 'Aller au contenu';

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import english from '../../data/i18n/en.json' with { type: 'json' };
+import french from '../../data/i18n/fr.json' with { type: 'json' };
 import type { DataIssue } from '../site/errors.js';
 import { readJson } from '../site/read.js';
 import { slugify } from '../site/slug.js';
@@ -11,10 +12,15 @@ import { LANG_PREFIX, type Lang } from './lang.js';
 /** The catalogue every other is checked against, and a data set without one of its own uses. */
 export const ENGLISH: Catalogue = english;
 
+/** claimsite's own texts in each language: what a key the data's catalogue lacks reads. */
+const BUNDLED: Record<Lang, Catalogue> = { en: ENGLISH, fr: french };
+
 /**
  * data/i18n/<lang>.json, checked against the English one: every key, the same placeholders, and
  * route segments that are slugs no two of which are alike. English falls back to the bundled
  * catalogue (a data set made before catalogues); another language without its file has no pages.
+ * A key the file lacks reads claimsite's own text in that language: a site made by an earlier
+ * version (`claimsite init` copies the catalogues) keeps building when a version adds a text.
  */
 export function loadCatalogue(
   dataDir: string,
@@ -26,11 +32,24 @@ export function loadCatalogue(
   if (!existsSync(file)) return lang === 'en' ? ENGLISH : null;
   const raw = readJson(file, rel, issues);
   if (raw === undefined) return undefined;
-  const found = checkCatalogue(raw, ENGLISH, rel(file));
-  if (found.length === 0) found.push(...checkSegments(raw as Catalogue, lang, rel(file)));
+  const filled = withBundledTexts(raw, BUNDLED[lang]);
+  const found = checkCatalogue(filled, ENGLISH, rel(file));
+  if (found.length === 0) found.push(...checkSegments(filled as Catalogue, lang, rel(file)));
   issues.push(...found);
-  return found.length === 0 ? (raw as Catalogue) : undefined;
+  return found.length === 0 ? (filled as Catalogue) : undefined;
 }
+
+/** `raw` with every key it lacks (absent, not wrong) taken from `bundled`. */
+function withBundledTexts(raw: unknown, bundled: unknown): unknown {
+  if (!isRecord(raw) || !isRecord(bundled)) return raw;
+  const out: Record<string, unknown> = { ...raw };
+  for (const [key, value] of Object.entries(bundled))
+    out[key] = key in raw ? withBundledTexts(raw[key], value) : value;
+  return out;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function checkSegments(catalogue: Catalogue, lang: Lang, file: string): DataIssue[] {
   const issues: DataIssue[] = [];
