@@ -7,16 +7,10 @@ import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
 import type { Site } from '../src/site/model.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { BUNDLED_DATA, dataCopy, dataIssues, editJson } from './helpers.js';
+import { BUNDLED_DATA, dataCopy, dataIssues, editJson, PAGE_ASSETS, textOf } from './helpers.js';
 
-const assets = {
-  css: '/assets/site.css',
-  js: '/assets/app.js',
-  cityIndex: '/assets/cities.json',
-  fonts: [],
-};
-const text = (el: HTMLElement | null | undefined) =>
-  el?.textContent.replace(/\s+/g, ' ').trim() ?? '';
+const assets = PAGE_ASSETS;
+const text = textOf;
 
 function renderer(site: Site, pictures?: Pictures) {
   const pages = buildPages(site);

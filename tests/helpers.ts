@@ -4,6 +4,8 @@ import { cp, mkdtemp, readdir, readFile, stat, symlink, writeFile } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { HTMLElement } from 'node-html-parser';
+import type { PageAssets } from '../src/generate/assets.js';
 import {
   entryLine,
   type FileEntry,
@@ -22,6 +24,18 @@ export const BUNDLED_DATA = path.join(ROOT, 'data');
 export const BIN = path.join(ROOT, 'bin/claimsite.cjs');
 
 export const fixtureSite = () => loadSite(FIXTURE_DATA);
+
+/** The assets pages link to, unhashed, for rendering pages in tests without a build. */
+export const PAGE_ASSETS: PageAssets = {
+  css: '/assets/site.css',
+  js: '/assets/app.js',
+  cityIndex: '/assets/cities.json',
+  fonts: [],
+};
+
+/** An element's text as a reader meets it: its spaces collapsed. */
+export const textOf = (el: HTMLElement | null | undefined) =>
+  el?.textContent.replace(/\s+/g, ' ').trim() ?? '';
 
 /** A number as site.json would give it, parsed; a test's own mistake if it does not parse. */
 export function phoneOf(text: string): Phone {

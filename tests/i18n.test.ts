@@ -24,6 +24,7 @@ import {
   dataCopy,
   dataIssues,
   editJson,
+  PAGE_ASSETS,
   phoneOf,
   runCli,
   scanTree,
@@ -35,12 +36,7 @@ const pages = buildPages(site);
 const byPath = new Map(pages.map((p) => [p.path, p]));
 // Pairs of pages; the French not-found page, which hosts serve for unknown addresses, has none.
 const french = pages.filter((p) => p.lang === 'fr' && p.route !== 'not-found');
-const assets = {
-  css: '/assets/site.css',
-  js: '/assets/app.js',
-  cityIndex: '/assets/cities.json',
-  fonts: [],
-};
+const assets = PAGE_ASSETS;
 const share = shareImages(site);
 const fragments = new FragmentCache();
 const render = (page: Page) =>

@@ -11,16 +11,11 @@ import { nearbyCities } from '../src/site/model.js';
 import { slugify } from '../src/site/slug.js';
 import { percentIncrease } from '../templates/components/Testimonials.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { BUNDLED_DATA } from './helpers.js';
+import { BUNDLED_DATA, PAGE_ASSETS, textOf } from './helpers.js';
 
 const site = await loadSite(BUNDLED_DATA);
 const pages = buildPages(site);
-const assets = {
-  css: '/assets/site.css',
-  js: '/assets/app.js',
-  cityIndex: '/assets/cities.json',
-  fonts: [],
-};
+const assets = PAGE_ASSETS;
 
 const share = shareImages(site);
 // Fragments shared by pages (a city's FAQ, the layout's parts) are rendered once, as a build does.
@@ -33,8 +28,7 @@ function render(path: string): HTMLElement {
   return parse(renderPage({ site, page, pages, assets, share }, TEMPLATES, fragments));
 }
 
-const text = (el: HTMLElement | null | undefined) =>
-  el?.textContent.replace(/\s+/g, ' ').trim() ?? '';
+const text = textOf;
 const hrefs = (root: HTMLElement, selector: string) =>
   root.querySelectorAll(selector).map((a) => a.getAttribute('href'));
 const jsonLd = (root: HTMLElement) =>

@@ -7,16 +7,11 @@ import type { Page } from '../src/routes.js';
 import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { BUNDLED_DATA } from './helpers.js';
+import { BUNDLED_DATA, PAGE_ASSETS } from './helpers.js';
 
 const site = await loadSite(BUNDLED_DATA);
 const pages = buildPages(site);
-const assets = {
-  css: '/assets/site.css',
-  js: '/assets/app.js',
-  cityIndex: '/assets/cities.json',
-  fonts: [],
-};
+const assets = PAGE_ASSETS;
 const share = shareImages(site);
 const fragments = new FragmentCache();
 

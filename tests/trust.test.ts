@@ -6,17 +6,11 @@ import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
 import type { Site } from '../src/site/model.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { BUNDLED_DATA, dataCopy, dataIssues, editJson } from './helpers.js';
+import { BUNDLED_DATA, dataCopy, dataIssues, editJson, PAGE_ASSETS, textOf } from './helpers.js';
 
 // Trust shown beside the form, from site.json only (issue 38, point 3).
-const assets = {
-  css: '/assets/site.css',
-  js: '/assets/app.js',
-  cityIndex: '/assets/cities.json',
-  fonts: [],
-};
-const text = (el: HTMLElement | null | undefined) =>
-  el?.textContent.replace(/\s+/g, ' ').trim() ?? '';
+const assets = PAGE_ASSETS;
+const text = textOf;
 
 function renderer(site: Site) {
   const pages = buildPages(site);
