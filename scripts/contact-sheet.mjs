@@ -5,8 +5,8 @@
 //     each page's before and after side by side, one row per page and width
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import sharp from 'sharp';
+import { launchChromium } from './chromium.mjs';
 
 const PAGES = [
   '/',
@@ -33,16 +33,7 @@ async function shoot(dir, out, paths) {
   const { startServer } = await import('../lib/cli.cjs');
   await mkdir(out, { recursive: true });
   const { server, url } = await startServer({ dir, port: 0, host: '127.0.0.1' });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     for (const [width, height] of SIZES) {
       const page = await browser.newPage({ viewport: { width, height } });

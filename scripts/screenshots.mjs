@@ -2,23 +2,14 @@
 // Usage: node scripts/screenshots.mjs [dist] [outDir] [/path ...]
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../lib/cli.cjs';
+import { launchChromium } from './chromium.mjs';
 
 const [dir = 'dist', out = '.shots', ...paths] = process.argv.slice(2);
 const pages = paths.length ? paths : ['/', '/toronto/', '/toronto/fire-damage-claims/', '/faq/'];
 await mkdir(out, { recursive: true });
 const { server, url } = await startServer({ dir, port: 0, host: '127.0.0.1' });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-  ],
-});
+const browser = await launchChromium();
 try {
   for (const width of [375, 1280]) {
     const page = await browser.newPage({ viewport: { width, height: width === 375 ? 812 : 900 } });
