@@ -8,7 +8,8 @@ export function initAccordion(group: HTMLElement): void {
     const p = panel(b);
     if (p) p.hidden = !open;
   };
-  // Rendered open so the page reads fully without the script; collapsed once it runs.
+  // Rendered open so the page reads fully without the script; the stylesheet hides the answers
+  // while it is on its way (the `js` class), and `hidden` takes over once it runs.
   for (const b of buttons) {
     set(b, false);
     b.addEventListener('click', () => {
@@ -17,4 +18,5 @@ export function initAccordion(group: HTMLElement): void {
       set(b, !open);
     });
   }
+  group.classList.add('is-ready');
 }
