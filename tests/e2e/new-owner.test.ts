@@ -25,7 +25,7 @@ const OWNER = {
   phone: '(416) 555-0123 ext. 22',
   email: 'hello@harbourloss.ca',
   privacyEmail: 'privacy@harbourloss.ca',
-  theme: { colors: { primary: '#1d4d2b', accent: '#b5179e' }, font: 'source-sans-3' },
+  theme: { colors: { primary: '#1d4d2b', accent: '#b5179e' }, font: 'atkinson-hyperlegible' },
   logo: 'public/brand/logo.svg',
 };
 const FOLDER = '/claims';
@@ -130,15 +130,16 @@ describe('a new owner who changed site.json only', () => {
     expect(css).toContain('--color-primary:#1d4d2b;');
     expect(css).toContain('--color-accent:#b5179e;');
     expect(css).toContain('--color-on-accent:#ffffff;');
-    expect(css).toContain('font-family:"Source Sans 3"');
+    expect(css).toContain('font-family:"Atkinson Hyperlegible"');
+    expect(css).not.toContain('Source Sans 3');
     // Both faces asked for with the stylesheet, and used only if there by the first paint: a
     // face swapped in later moves the lines it rewraps.
     const preloads = [...home.matchAll(/<link rel="preload" href="([^"]+)" as="font"/g)].map(
       (m) => m[1] ?? '',
     );
     expect(preloads).toEqual([
-      expect.stringMatching(/^\/claims\/assets\/source-sans-3-400\.[0-9a-f]+\.woff2$/),
-      expect.stringMatching(/^\/claims\/assets\/source-sans-3-700\.[0-9a-f]+\.woff2$/),
+      expect.stringMatching(/^\/claims\/assets\/atkinson-hyperlegible-400\.[0-9a-f]+\.woff2$/),
+      expect.stringMatching(/^\/claims\/assets\/atkinson-hyperlegible-700\.[0-9a-f]+\.woff2$/),
     ]);
     for (const href of preloads)
       expect(existsSync(path.join(dist, href.slice(FOLDER.length))), href).toBe(true);
@@ -223,16 +224,16 @@ describe('the site served from its folder, in Chromium', () => {
       page.on('requestfailed', (r) => failed.push(`failed ${r.url()}`));
       await page.goto(`${url}${FOLDER}/`);
       await page.waitForLoadState('networkidle');
-      expect(await page.evaluate(() => document.fonts.check('700 16px "Source Sans 3"'))).toBe(
-        true,
-      );
+      expect(
+        await page.evaluate(() => document.fonts.check('700 16px "Atkinson Hyperlegible"')),
+      ).toBe(true);
       const button = page.locator('.hero .button-accent').first();
       expect(await button.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
         'rgb(181, 23, 158)',
       );
       expect(await button.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 255, 255)');
       expect(await page.locator('h1').evaluate((el) => getComputedStyle(el).fontFamily)).toMatch(
-        /^"Source Sans 3", "Source Sans 3 Fallback"/,
+        /^"Atkinson Hyperlegible", "Atkinson Hyperlegible Fallback"/,
       );
       const logo = page.locator('.site-header .logo img');
       expect(await logo.getAttribute('alt')).toBe('Harbour Loss Advocates');
