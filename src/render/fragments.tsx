@@ -1,5 +1,6 @@
 import { createContext, createElement, type ReactElement, useContext } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { keepNumbersWhole } from './keep-numbers-whole.js';
 
 /**
  * Fragments shared by many pages (header, footer, forms, testimonials, FAQ blocks) are rendered
@@ -24,7 +25,7 @@ export class FragmentCache {
     let index = this.byKey.get(key);
     if (index === undefined) {
       index = this.next++;
-      this.bytes.set(index, Buffer.from(renderToStaticMarkup(render())));
+      this.bytes.set(index, Buffer.from(keepNumbersWhole(renderToStaticMarkup(render()))));
     } else this.byKey.delete(key);
     this.byKey.set(key, index);
     return index;

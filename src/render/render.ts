@@ -5,6 +5,7 @@ import type { RouteId } from '../routes.js';
 import { inLanguage } from '../site/model.js';
 import type { PageContext } from './context.js';
 import { type FragmentCache, FragmentContext, type PageBytes } from './fragments.js';
+import { keepNumbersWhole } from './keep-numbers-whole.js';
 
 export class RenderError extends Error {
   constructor(
@@ -50,8 +51,10 @@ function renderBody(
     const local =
       ctx.page.lang === ctx.site.lang ? ctx : { ...ctx, site: inLanguage(ctx.site, ctx.page.lang) };
     const page = templates[ctx.page.route](local);
-    return renderToStaticMarkup(
-      fragments ? createElement(FragmentContext.Provider, { value: fragments }, page) : page,
+    return keepNumbersWhole(
+      renderToStaticMarkup(
+        fragments ? createElement(FragmentContext.Provider, { value: fragments }, page) : page,
+      ),
     );
   } catch (err) {
     throw new RenderError(ctx.page.path, err);
