@@ -1,10 +1,18 @@
-// Debian's Chromium, headless, for the scripts that look at built pages (screenshots, contact
-// sheets): the flags the tests' harness launches it with (tests/e2e/harness.ts).
+// Debian's Chromium, headless, launched one way for the tests' harness (tests/e2e/harness.ts)
+// and the scripts that look at built pages (screenshots, contact sheets, watch latency).
+import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
-export const launchChromium = () =>
-  chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchChromium() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}. Install it with "apt-get install -y chromium" (what .ci/run does) or set CHROMIUM_PATH.`,
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
     args: [
       '--headless',
       '--no-sandbox',
@@ -13,3 +21,4 @@ export const launchChromium = () =>
       '--disable-component-update',
     ],
   });
+}

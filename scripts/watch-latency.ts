@@ -9,7 +9,7 @@ import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 
 const { values } = parseArgs({
   options: { edits: { type: 'string', default: '15' }, warmup: { type: 'string', default: '3' } },
@@ -46,16 +46,7 @@ const base = await new Promise<string>((resolve, reject) => {
   server.on('exit', () => reject(new Error(`claimsite dev stopped:\n${out}`)));
 });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-  ],
-});
+const browser = await launchChromium();
 const page = await browser.newPage();
 await page.goto(`${base}/toronto/`);
 // The reload channel's events, timed in this process as they reach the page.

@@ -1,34 +1,17 @@
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import axe from 'axe-core';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { generate } from '../../src/generate/generate.js';
 import { createStaticHandler } from '../../src/serve/static.js';
 import { links } from '../../src/urls.js';
 import { FIXTURE_DATA, tempDir } from '../helpers.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}. Install it with "apt-get install -y chromium" (what .ci/run does) or set CHROMIUM_PATH.`,
-    );
-  }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
-}
+/** Debian's Chromium, launched as the scripts launch it. */
+export const launchBrowser = launchChromium;
 
 export interface LeadRequest {
   contentType: string;
