@@ -71,6 +71,16 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 export const WIDTHS = [375, 1280] as const;
 
+/**
+ * A press on a tel: link does all the page does (its own listeners run, analytics' click_to_call
+ * among them) but does not hand the number to the system: with no phone app, Chromium passes it
+ * to xdg-open, and on a busy machine the page then took no input for seconds (the consent test's
+ * next click on Cookie settings never reached the page).
+ */
+const KEEP_CALLS_IN_PAGE = `addEventListener('click', (e) => {
+  if (e.target instanceof Element && e.target.closest('a[href^="tel:"]')) e.preventDefault();
+}, true);`;
+
 /** A page that fails the test on any console error or uncaught exception. */
 export async function openPage(
   browser: Browser,
@@ -78,6 +88,7 @@ export async function openPage(
   options: BrowserContextOptions = {},
 ) {
   const context = await browser.newContext({ viewport: { width, height: 900 }, ...options });
+  await context.addInitScript(KEEP_CALLS_IN_PAGE);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {
