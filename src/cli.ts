@@ -111,6 +111,5 @@ export { writePrebuiltClient } from './generate/client-bundle.js';
 // The programmatic API, for scripts and embedding.
 export { generate } from './generate/generate.js';
 export { configFromEnv } from './lead/config.js';
-export { createLeadHandler, createLeadService } from './lead/handler.js';
-export { handleNode } from './lead/node.js';
+export { createLeadService, handleNode } from './lead/node-api.js';
 export { startServer } from './serve/server.js';

@@ -5,7 +5,7 @@ import { drain } from '../lead/delivery.js';
 import { createLeadService } from '../lead/handler.js';
 import { findInSetAside, forgetInSetAside } from '../lead/legacy-outbox.js';
 import { jsonLog } from '../lead/log.js';
-import { openLeadStore, sqliteFiles } from '../lead/open-store.js';
+import { openLeadStore, sqliteFiles, withConfiguredStore } from '../lead/open-store.js';
 import type { Lead } from '../lead/schema.js';
 import { SqlLeadStore } from '../lead/sql-store.js';
 import { allWaiting, type HeldRecord, type LeadStore, type PersonQuery } from '../lead/store.js';
@@ -88,7 +88,7 @@ export function registerLeads(program: Command, { io, setExitCode }: CommandCont
     .action(async (opts: { outbox: string }) => {
       const config = configFromEnv({ ...process.env, LEAD_OUTBOX_PATH: opts.outbox });
       if (!config.token) throw new Error('GHL_TOKEN is not set: nothing can be delivered');
-      const { deliverer } = createLeadService({ config });
+      const { deliverer } = createLeadService(withConfiguredStore({ config }));
       try {
         const r = await drain(deliverer, { all: true });
         const dead = (await deliverer.store.counts()).dead;

@@ -8,7 +8,6 @@ import { type CrmClient, createCrmClient } from './crm.js';
 import { type Deliverer, deliverOrKeep, type Outcome, startRetrying } from './delivery.js';
 import { healthOf, StoreHealth } from './health.js';
 import { jsonLog, type Log } from './log.js';
-import { openLeadStore } from './open-store.js';
 import { type RateLimit, RateLimiter } from './rate-limit.js';
 import { MAX_BODY_BYTES } from './rules.js';
 import { fromFormData, leadSchema, reason } from './schema.js';
@@ -17,8 +16,12 @@ import type { LeadStore } from './store.js';
 export interface LeadHandlerOptions {
   config: LeadConfig;
   crm?: CrmClient;
-  /** Where leads are kept; by default the configured one (SQLite, or LEAD_STORE_URL's server). */
-  store?: LeadStore;
+  /**
+   * Where leads are kept. A Node host's is the configured one (`withConfiguredStore`, in
+   * open-store.ts: SQLite, or LEAD_STORE_URL's server); it is not opened here, so that a
+   * platform's bundle (Netlify's function) holds no database driver.
+   */
+  store: LeadStore;
   log?: Log;
   /** How alerts are sent; by default to LEAD_ALERT_WEBHOOK. */
   alert?: Alert;
@@ -60,7 +63,7 @@ export interface LeadService {
 export function createLeadService(options: LeadHandlerOptions): LeadService {
   const { config } = options;
   const log = options.log ?? jsonLog;
-  const store = options.store ?? openLeadStore(config, log);
+  const { store } = options;
   const deliverer: Deliverer = {
     store,
     crm: options.crm ?? (config.token ? createCrmClient(config, log) : undefined),
@@ -83,11 +86,6 @@ export function createLeadService(options: LeadHandlerOptions): LeadService {
     startRetrying: () => startRetrying(deliverer),
     health: () => healthOf(deliverer),
   };
-}
-
-/** The endpoint alone, for a server that runs no retries of its own. */
-export function createLeadHandler(options: LeadHandlerOptions): LeadHandler {
-  return createLeadService(options).handle;
 }
 
 class Reject extends Error {

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { LeadConfig } from './config.js';
+import type { LeadHandlerOptions } from './handler.js';
 import { importLegacyOutbox } from './legacy-outbox.js';
-import type { Log } from './log.js';
+import { jsonLog, type Log } from './log.js';
 import { SqlLeadStore } from './sql-store.js';
 import type { LeadStore } from './store.js';
 
@@ -32,6 +33,19 @@ export function openLeadStore(
     await importLegacyOutbox(opened, legacy, log);
   };
   return store;
+}
+
+/**
+ * A Node host's lead service options with its store: the one given, else the configured one
+ * (`createLeadService(withConfiguredStore({ config }))`).
+ */
+export function withConfiguredStore(
+  options: Omit<LeadHandlerOptions, 'store'> & { store?: LeadStore },
+): LeadHandlerOptions {
+  return {
+    ...options,
+    store: options.store ?? openLeadStore(options.config, options.log ?? jsonLog),
+  };
 }
 
 /** The SQLite database a LEAD_OUTBOX_PATH names, and where an older version's outbox would be. */

@@ -7,6 +7,7 @@ import { configFromEnv } from '../lead/config.js';
 import { createLeadService, type LeadService } from '../lead/handler.js';
 import type { Log } from '../lead/log.js';
 import { handleNode } from '../lead/node.js';
+import { withConfiguredStore } from '../lead/open-store.js';
 import { basePathOf } from '../urls.js';
 import { applyLimits, limitsOf, type ServerLimits, serverOptions } from './limits.js';
 import { refuseBadHost } from './request-checks.js';
@@ -116,13 +117,15 @@ export async function startServer(options: ServeOptions): Promise<Serving> {
   const url = urls[0] ?? `http://127.0.0.1:${port}`;
   const ownService = apiPath && !leads;
   if (ownService) {
-    leads = createLeadService({
-      config: configFromEnv(process.env, {
-        siteOrigin: [...urls, `http://localhost:${port}`, builtOrigin(options.dir)].join(','),
-        basePath: basePath(),
+    leads = createLeadService(
+      withConfiguredStore({
+        config: configFromEnv(process.env, {
+          siteOrigin: [...urls, `http://localhost:${port}`, builtOrigin(options.dir)].join(','),
+          basePath: basePath(),
+        }),
+        log: options.log,
       }),
-      log: options.log,
-    });
+    );
     if (!options.noRetries) {
       const r = leads.startRetrying();
       retries = r;

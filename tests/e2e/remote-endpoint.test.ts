@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../src/generate/generate.js';
 import { configFromEnv } from '../../src/lead/config.js';
 import { createLeadService } from '../../src/lead/handler.js';
+import { withConfiguredStore } from '../../src/lead/open-store.js';
 import { startServer } from '../../src/serve/server.js';
 import { createStaticHandler } from '../../src/serve/static.js';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
@@ -42,7 +43,7 @@ beforeAll(async () => {
     dir: path.join(out, '..'),
     port: 0,
     host: 'localhost',
-    leads: createLeadService({ config, log: () => {} }),
+    leads: createLeadService(withConfiguredStore({ config, log: () => {} })),
   });
   endpoint = api.server;
   const file = path.join(data, 'site.json');

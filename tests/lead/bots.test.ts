@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../src/lead/config.js';
 import { createLeadService } from '../../src/lead/handler.js';
+import { withConfiguredStore } from '../../src/lead/open-store.js';
 import { startServer } from '../../src/serve/server.js';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
 import { tempDir } from '../helpers.js';
@@ -33,10 +34,12 @@ async function endpoint(crm: FakeCrm, env: Record<string, string> = {}) {
     LEAD_RATE_LIMIT: '50',
     ...env,
   });
-  const leads = createLeadService({
-    config,
-    log: (e, f) => logs.push(JSON.stringify({ e, ...f })),
-  });
+  const leads = createLeadService(
+    withConfiguredStore({
+      config,
+      log: (e, f) => logs.push(JSON.stringify({ e, ...f })),
+    }),
+  );
   const s = await startServer({ dir, port: 0, host: '127.0.0.1', leads, noRetries: true });
   closing.push(async () => {
     await s.close(0);

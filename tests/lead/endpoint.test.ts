@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../src/lead/config.js';
 import { createLeadService, type LeadService } from '../../src/lead/handler.js';
 import { NOT_DELIVERED } from '../../src/lead/health.js';
-import { openLeadStore } from '../../src/lead/open-store.js';
+import { openLeadStore, withConfiguredStore } from '../../src/lead/open-store.js';
 import type { WaitingLead } from '../../src/lead/store.js';
 import { type Serving, startServer } from '../../src/serve/server.js';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
@@ -36,10 +36,12 @@ async function endpoint(env: Record<string, string>, extra: Record<string, strin
     ...env,
     ...extra,
   });
-  leads = createLeadService({
-    config,
-    log: (e, f) => logs.push(JSON.stringify({ e, ...f })),
-  });
+  leads = createLeadService(
+    withConfiguredStore({
+      config,
+      log: (e, f) => logs.push(JSON.stringify({ e, ...f })),
+    }),
+  );
   const s = await startServer({ dir, port: 0, host: '127.0.0.1', leads });
   serving = s;
   const post = (body: BodyInit, headers: Record<string, string> = {}) =>
