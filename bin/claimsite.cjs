@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Thin entry: the CLI is compiled to lib/ by `npm run build` (run on install by `prepare`).
+// Thin entry: the CLI is compiled to lib/ by `npm run build` (and by `npm pack`, before packing).
 // CommonJS, like the CLI it loads: an ES module entry starts Node's ES module loader, a cost
 // of every run here, and nothing on this path needs it.
 // React's development build is many times slower and adds nothing to static output, so the
@@ -25,10 +25,12 @@ if (argv[0] === 'generate') {
 
 // In a checkout of claimsite, a command that runs the site's code first compiles src/ and
 // templates/ again if they changed since lib/ was compiled (a few milliseconds when they did
-// not): an edit is never ignored. An installed package has no sources and nothing to check.
+// not): an edit is never ignored. Any command compiles a checkout that has no lib/ yet (nothing
+// compiles it as it installs). An installed package has no sources and nothing to check.
 const sources = path.join(root, 'scripts', 'cli-sources.cjs');
 if (
-  ['generate', 'validate', 'audit', 'dev', 'serve', 'init'].includes(argv[0]) &&
+  (['generate', 'validate', 'audit', 'dev', 'serve', 'init', 'deploy'].includes(argv[0]) ||
+    !existsSync(path.join(root, 'lib', 'cli.cjs'))) &&
   existsSync(sources)
 ) {
   const result = require(sources).compileIfChanged(root);
@@ -49,7 +51,7 @@ if (
 }
 if (!existsSync(path.join(root, 'lib', 'cli.cjs'))) {
   process.stderr.write(
-    'claimsite: lib/cli.cjs is missing: claimsite was not compiled. In a checkout, run npm run build. Installed from git, npm must be let run its prepare script, which compiles it: add "allowScripts": {"claimsite": true} to your package.json, then rm -rf node_modules/claimsite && npm install.\n',
+    'claimsite: lib/cli.cjs is missing: claimsite was not compiled. In a checkout, run npm run build. A site folder installs claimsite as npm pack makes it (from your registry, or a tarball\'s URL), never from a git URL of its sources, which holds no compiled code: see "Publishing claimsite" in its README.\n',
   );
   process.exit(1);
 }

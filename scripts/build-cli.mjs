@@ -130,6 +130,23 @@ try {
       js: "import { createRequire as __claimsiteRequire } from 'node:module'; const require = __claimsiteRequire(import.meta.url);",
     },
   });
+  // The lead endpoint's entry points for a site folder's hosts (package.json `exports`:
+  // claimsite/lead/netlify, claimsite/lead/node), ES modules that import their packages from
+  // node_modules, as the host's own bundler (Netlify's esbuild) or Node resolves them. Split, so
+  // that the database drivers a Node store loads by a dynamic import stay out of what Netlify's
+  // function imports.
+  await esbuild.build({
+    ...common,
+    entryPoints: { 'lead/netlify': 'src/lead/netlify.ts', 'lead/node': 'src/lead/node-api.ts' },
+    outdir: next,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'lead/chunks/[name]-[hash]',
+    format: 'esm',
+    splitting: true,
+    packages: 'external',
+    sourcemap: false,
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
   // V8 keeps a source of Latin-1 characters at one byte a character (see latin1-source.mjs).
   for (const file of readdirSync(next).filter((f) => /\.c?js$/.test(f))) {
     const text = readFileSync(path.join(next, file), 'utf8');
