@@ -7,8 +7,10 @@ import {
   type CliIo,
   type CommandContext,
   defaultIo,
+  loadSiteEnv,
   siteData,
 } from './commands/context.js';
+import { registerDeploy } from './commands/deploy.js';
 import { registerGenerate } from './commands/generate.js';
 import { registerInit } from './commands/init.js';
 import { registerLeads } from './commands/leads.js';
@@ -63,6 +65,7 @@ export async function main(
     registerServe,
     registerLeads,
     registerInit,
+    registerDeploy,
   ])
     register(program, context);
 
@@ -74,6 +77,7 @@ export async function main(
   }
   if (io === defaultIo) quietOnClosedPipe();
   try {
+    loadSiteEnv(argv);
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (err) {

@@ -1,51 +1,15 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claimsiteDependency, gitSpec } from '../src/init/claimsite-dependency.js';
+import { defaultClaimsiteSpec, specKind } from '../src/init/claimsite-dependency.js';
 import { buildPages } from '../src/pages.js';
-import { HOSTS, hostAnswer } from '../src/serve/host-rules.js';
+import { hostAnswer, HOSTS as URL_HOSTS } from '../src/serve/host-rules.js';
 import { loadSite } from '../src/site/load.js';
 import { attrs, readSite } from './checks/site-files.js';
 import { BUNDLED_DATA, ROOT, runCli, tempDir } from './helpers.js';
-
-/** A command in a folder, its output and exit code. */
-function sh(cwd: string, command: string, ...args: string[]) {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-/**
- * A lockfile for a site that depends on claimsite's packed tarball: claimsite's own locked
- * dependencies (those it installs with, not its dev tools), so that `npm ci --offline` installs
- * them from npm's cache, as the repository's own `npm ci` left it.
- */
-async function siteLock(site: string, tarball: string) {
-  const own = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
-  const lock = JSON.parse(await readFile(path.join(ROOT, 'package-lock.json'), 'utf8'));
-  const pkg = JSON.parse(await readFile(path.join(site, 'package.json'), 'utf8'));
-  const packages: Record<string, unknown> = {
-    '': { name: pkg.name, dependencies: pkg.dependencies },
-    'node_modules/claimsite': {
-      version: own.version,
-      resolved: `file:${tarball}`,
-      integrity: `sha512-${createHash('sha512')
-        .update(await readFile(tarball))
-        .digest('base64')}`,
-      dependencies: own.dependencies,
-      bin: own.bin,
-      engines: own.engines,
-    },
-  };
-  for (const [at, entry] of Object.entries(lock.packages as Record<string, { dev?: boolean }>))
-    if (at && !entry.dev) packages[at] = entry;
-  await writeFile(
-    path.join(site, 'package-lock.json'),
-    JSON.stringify({ name: pkg.name, lockfileVersion: 3, requires: true, packages }, null, 2),
-  );
-}
+import { installedSite, markNothingSample, npmInstall, packClaimsite, sh } from './site-folder.js';
 
 /** Internal links of a built folder that some host does not serve as they are written. */
 async function brokenLinks(dir: string): Promise<string[]> {
@@ -56,7 +20,7 @@ async function brokenLinks(dir: string): Promise<string[]> {
     for (const url of [...attrs(f.text, 'href'), ...attrs(f.text, 'src')]) {
       if (!url.startsWith('/') || url.startsWith('//')) continue;
       const p = decodeURIComponent(url.split(/[?#]/)[0] ?? '');
-      for (const host of HOSTS)
+      for (const host of URL_HOSTS)
         if (hostAnswer(host, p, (rel) => rels.has(rel)).status !== 200)
           broken.push(`${f.rel}: ${url} on ${host}`);
     }
@@ -64,46 +28,70 @@ async function brokenLinks(dir: string): Promise<string[]> {
 }
 
 describe('claimsite init', () => {
-  it('makes a site folder that builds and validates from inside it, with claimsite installed from its package', async () => {
+  it('makes a site folder that installs claimsite from its packed tarball without a warning, and builds and validates from inside it', async () => {
     const dir = await tempDir();
-    // claimsite as npm packs it: the compiled CLI and the bundled data, no sources.
-    execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], {
-      cwd: ROOT,
-      stdio: 'ignore',
-    });
-    const tarball = path.join(dir, (await readdir(dir)).find((f) => f.endsWith('.tgz')) ?? '');
+    const tarball = await packClaimsite(dir);
+    // The package as npm pack made it: compiled, nothing to run as it installs, no sources.
+    const packed = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
+    for (const file of [
+      'lib/cli.cjs',
+      'lib/lead/netlify.mjs',
+      'lib/lead/node.mjs',
+      'bin/claimsite.cjs',
+    ])
+      expect(packed).toContain(`package/${file}`);
+    expect(packed.filter((f) => /^package\/(src|scripts|templates|tests)\//.test(f))).toEqual([]);
+    const manifest = JSON.parse(
+      execFileSync('tar', ['xzf', tarball, '-O', 'package/package.json'], { encoding: 'utf8' }),
+    );
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(manifest.scripts[script], script).toBeUndefined();
 
-    const init = runCli(['init', 'my-site', '--claimsite', `file:${tarball}`], { cwd: dir });
-    expect(init.code, init.stderr).toBe(0);
-    const site = path.join(dir, 'my-site');
+    const { site, init, install } = await installedSite(dir, tarball, 'my-site');
+    // A tarball on this machine is written as asked, with a word about build hosts.
+    expect(init.stderr).toContain('no build host can fetch');
     expect((await readdir(site)).sort()).toEqual([
+      '.claimsite.json',
+      '.dockerignore',
+      '.github',
       '.gitignore',
+      'Dockerfile',
       'README.md',
+      'claimsite.service',
+      'compose.yaml',
       'data',
+      'netlify',
+      'netlify.toml',
+      'node_modules',
+      'package-lock.json',
       'package.json',
       'public',
     ]);
     const pkg = JSON.parse(await readFile(path.join(site, 'package.json'), 'utf8'));
     expect(pkg.dependencies).toEqual({ claimsite: `file:${tarball}` });
+    expect(pkg.allowScripts).toBeUndefined();
     expect(pkg.scripts.generate).toBe('claimsite generate');
     expect(await readFile(path.join(site, '.gitignore'), 'utf8')).toMatch(
       /^\/dist\/$[\s\S]*^\/\.dist\.\*$[\s\S]*^\.env$/m,
     );
-
-    await siteLock(site, tarball);
-    const install = sh(site, 'npm', 'ci', '--offline', '--no-audit', '--no-fund');
-    expect(install.code, install.err).toBe(0);
+    // No warning, with scripts blocked as here, nor as an owner's npm install runs them.
+    expect(`${install.out}${install.err}`).not.toMatch(/warn/i);
+    const again = npmInstall(site);
+    expect(again.code, again.err).toBe(0);
+    expect(`${again.out}${again.err}`).not.toMatch(/warn/i);
     // Installed, claimsite has nothing to compile: no sources, no compiler.
     const installed = path.join(site, 'node_modules/claimsite');
     expect(existsSync(path.join(installed, 'lib/cli.cjs'))).toBe(true);
     expect(existsSync(path.join(installed, 'scripts'))).toBe(false);
     expect(existsSync(path.join(installed, 'templates'))).toBe(false);
+    expect(existsSync(path.join(site, 'node_modules/esbuild'))).toBe(false);
 
     // The site's own settings, not the bundled data's, and its own output folder.
+    await markNothingSample(site);
     const settings = path.join(site, 'data/site.json');
     const s = JSON.parse(await readFile(settings, 'utf8'));
     await writeFile(settings, JSON.stringify({ ...s, siteName: 'Maple Leaf Claims' }, null, 2));
-    const generate = sh(site, 'npx', 'claimsite', 'generate', '--strict');
+    const generate = sh(site, 'npx', ['claimsite', 'generate', '--strict']);
     expect(generate.code, generate.err).toBe(0);
     // As many pages as the bundled data makes: the site folder starts from a copy of it.
     const pages = buildPages(await loadSite(BUNDLED_DATA)).length.toLocaleString('en-CA');
@@ -111,14 +99,16 @@ describe('claimsite init', () => {
     expect(await readFile(path.join(site, 'dist/index.html'), 'utf8')).toContain(
       'Maple Leaf Claims',
     );
-    const validate = sh(site, 'npx', 'claimsite', 'validate');
+    const validate = sh(site, 'npx', ['claimsite', 'validate']);
     expect(validate.code, validate.err).toBe(0);
     expect(validate.out).toMatch(/^Data OK: data\n/);
-  }, 240_000);
+  }, 300_000);
 
   it('--empty makes a minimal site that builds strictly, with no broken link, and validates', async () => {
     const dir = await tempDir();
-    expect(runCli(['init', 'small', '--empty'], { cwd: dir }).code).toBe(0);
+    const init = runCli(['init', 'small', '--empty', '--claimsite', '^0.1.0'], { cwd: dir });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stderr).toBe('');
     const site = path.join(dir, 'small');
     const cities = await readdir(path.join(site, 'data/cities'));
     expect(cities.sort()).toEqual(['README.md', 'on.json']);
@@ -140,7 +130,7 @@ describe('claimsite init', () => {
     await writeFile(path.join(taken, 'notes.txt'), 'mine');
     await writeFile(path.join(dir, 'a-file'), 'mine too');
     for (const target of ['taken', 'a-file']) {
-      const r = runCli(['init', target], { cwd: dir });
+      const r = runCli(['init', target, '--claimsite', '0.1.0'], { cwd: dir });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`${target} is not an empty folder`);
     }
@@ -150,53 +140,75 @@ describe('claimsite init', () => {
     expect((await readdir(dir)).sort()).toEqual(['a-file', 'taken']);
     // An empty folder is a new site's.
     await mkdir(path.join(dir, 'empty'));
-    expect(runCli(['init', 'empty', '--empty'], { cwd: dir }).code).toBe(0);
+    expect(runCli(['init', 'empty', '--empty', '--claimsite', '0.1.0'], { cwd: dir }).code).toBe(0);
     expect(existsSync(path.join(dir, 'empty/data/site.json'))).toBe(true);
   });
 });
 
 describe("a new site's dependency on claimsite", () => {
-  const git = (cwd: string, ...args: string[]) =>
-    execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-
-  it('is the git remote of the checkout it was made from, else the checkout itself', async () => {
-    const checkout = await tempDir();
-    expect(claimsiteDependency(checkout)).toBe(`file:${checkout}`);
-    git(checkout, 'init', '-q');
-    expect(claimsiteDependency(checkout)).toBe(`file:${checkout}`);
-    git(checkout, 'remote', 'add', 'origin', 'git@github.com:team/claimsite.git');
-    expect(claimsiteDependency(checkout)).toBe('git+ssh://git@github.com/team/claimsite.git');
+  it('tells a place a build host can fetch from one on this machine', () => {
+    const kinds = {
+      '0.1.0': 'registry',
+      '^0.1.0': 'registry',
+      latest: 'registry',
+      'npm:@team/claimsite@^0.1.0': 'registry',
+      'https://github.com/team/claimsite/releases/download/v0.1.0/claimsite-0.1.0.tgz': 'tarball',
+      'git+https://github.com/team/claimsite-package.git#v0.1.0': 'git',
+      'git+ssh://git@github.com/team/claimsite-package.git': 'git',
+      'github:team/claimsite-package#v0.1.0': 'git',
+      'team/claimsite-package': 'git',
+      'file:../claimsite-0.1.0.tgz': 'local',
+      'git+file:///srv/git/claimsite.git': 'local',
+      '/home/me/claimsite': 'local',
+      '../claimsite': 'local',
+      './claimsite-0.1.0.tgz': 'local',
+      'claimsite-0.1.0.tgz': 'local',
+      'C:\\work\\claimsite-0.1.0.tgz': 'local',
+    };
+    for (const [spec, kind] of Object.entries(kinds)) expect(specKind(spec), spec).toBe(kind);
   });
 
-  it('is what the project an installed claimsite belongs to depends on', async () => {
+  it('is, by default, what the project running claimsite depends on, never a path on this machine', async () => {
     const project = await tempDir();
     const installed = path.join(project, 'node_modules/claimsite');
     await mkdir(installed, { recursive: true });
-    await writeFile(
-      path.join(project, 'package.json'),
-      JSON.stringify({ dependencies: { claimsite: 'file:../claimsite-0.1.0.tgz' } }),
-    );
-    expect(claimsiteDependency(installed)).toBe(
-      `file:${path.resolve(project, '../claimsite-0.1.0.tgz')}`,
-    );
+    const depends = (spec: string, name = 'claimsite') =>
+      writeFile(
+        path.join(project, 'package.json'),
+        JSON.stringify({ dependencies: { [name]: spec } }),
+      );
+    const url = 'https://example.org/releases/claimsite-0.1.0.tgz';
+    await depends(url);
+    expect(defaultClaimsiteSpec(installed)).toBe(url);
+    await depends('file:../claimsite-0.1.0.tgz');
+    expect(defaultClaimsiteSpec(installed)).toBeUndefined();
+    // npx --package=@team/claimsite claimsite init: a scoped package, kept as claimsite.
+    const scoped = path.join(project, 'node_modules/@team/claimsite');
+    await mkdir(path.dirname(scoped), { recursive: true });
+    await symlink(installed, scoped);
+    await depends('^0.1.0', '@team/claimsite');
+    expect(defaultClaimsiteSpec(scoped)).toBe('npm:@team/claimsite@^0.1.0');
+    // A checkout of claimsite is no package a host can install.
+    expect(defaultClaimsiteSpec(ROOT)).toBeUndefined();
   });
 
-  it('takes git URLs as npm does, and trusts claimsite to compile itself when installed from git', async () => {
-    expect(gitSpec('https://github.com/team/claimsite.git')).toBe(
-      'git+https://github.com/team/claimsite.git',
-    );
-    expect(gitSpec('ssh://git@example.org/team/claimsite.git')).toBe(
-      'git+ssh://git@example.org/team/claimsite.git',
-    );
-    expect(gitSpec('/srv/git/claimsite.git')).toBe('git+file:///srv/git/claimsite.git');
-    expect(gitSpec('git+https://example.org/c.git')).toBe('git+https://example.org/c.git');
-
+  it('is asked for, from a checkout, and nothing is made until it is given', async () => {
     const dir = await tempDir();
-    const spec = 'git+https://github.com/team/claimsite.git';
-    expect(runCli(['init', 'site', '--empty', '--claimsite', spec], { cwd: dir }).code).toBe(0);
+    const r = runCli(['init', 'site', '--empty'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('init needs --claimsite');
+    expect(r.stderr).toContain('Publishing claimsite');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('is written as given, with nothing for npm to allow to run', async () => {
+    const dir = await tempDir();
+    const spec = 'git+https://github.com/team/claimsite-package.git#v0.1.0';
+    const r = runCli(['init', 'site', '--empty', '--claimsite', spec], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
     const pkg = JSON.parse(await readFile(path.join(dir, 'site/package.json'), 'utf8'));
     expect(pkg.dependencies).toEqual({ claimsite: spec });
-    // npm 11 runs a git dependency's `prepare` (which compiles claimsite) only when allowed.
-    expect(pkg.allowScripts).toEqual({ claimsite: true });
+    expect(pkg.allowScripts).toBeUndefined();
   });
 });

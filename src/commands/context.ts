@@ -58,6 +58,22 @@ export function siteData(bundledData: string, cwd = process.cwd()): string {
   return existsSync(path.join(cwd, 'data', 'site.json')) ? 'data' : bundledData;
 }
 
+/** The commands that run the lead endpoint or open its store, and so read the site's .env. */
+const ENV_COMMANDS = new Set(['serve', 'dev', 'leads']);
+
+/**
+ * The site folder's `.env` (the endpoint's secrets and settings on a Node host), for the commands
+ * that need them, before their options are read: a variable already set in the environment wins.
+ * Returns the file read, if any.
+ */
+export function loadSiteEnv(argv: readonly string[], cwd = process.cwd()): string | undefined {
+  const command = argv.find((a) => !a.startsWith('-'));
+  const file = path.join(cwd, '.env');
+  if (!command || !ENV_COMMANDS.has(command) || !existsSync(file)) return undefined;
+  process.loadEnvFile(file);
+  return file;
+}
+
 /** --data, whose default is siteData's: named in the help by where it is found. */
 export const dataOption = (siteData: string, what = 'data folder') =>
   new Option('--data <dir>', what)

@@ -1,5 +1,12 @@
-import type { Command } from 'commander';
-import { claimsiteDependency } from '../init/claimsite-dependency.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Command, CommanderError } from 'commander';
+import {
+  defaultClaimsiteSpec,
+  localSpecWarning,
+  noDefaultSpec,
+  specKind,
+} from '../init/claimsite-dependency.js';
 import { writeNewSite } from '../init/new-site.js';
 import { displayPath } from '../site/display-path.js';
 import { type CommandContext, parsePath } from './context.js';
@@ -9,31 +16,48 @@ export function registerInit(program: Command, { io, root, bundledData }: Comman
   program
     .command('init')
     .description(
-      'make a new site folder (its own data, public files and package.json) that claimsite generate builds from inside it',
+      "make a new site folder (its own data, public files, package.json and hosts' files) that claimsite generate builds from inside it",
     )
     .argument('<dir>', 'the folder to make: a new one, or an empty one', parsePath)
     .option('--empty', 'start from a minimal data set (one city) instead of the bundled one')
     .option(
       '--claimsite <spec>',
-      "what the site's package.json depends on for claimsite, as npm install takes it (a git URL, a tarball, a folder) (default: where this claimsite comes from)",
+      "where the site's builds get claimsite, as npm install takes it: a version from your registry, a tarball's URL, a git URL (default: what npx --package=<spec> was given)",
     )
     .action((dir: string, opts: { empty?: boolean; claimsite?: string }) => {
-      const claimsite = opts.claimsite ?? claimsiteDependency(root);
-      writeNewSite({ dir, from: bundledData, empty: Boolean(opts.empty), claimsite });
-      const shown = displayPath(dir);
-      io.out(
-        [
-          `Made a new site in ${shown}${opts.empty ? ', from a minimal data set' : ''}:`,
-          '  data/          its data: settings in data/site.json, cities, content, legal pages',
-          '  public/        files published as they are',
-          `  package.json   depends on claimsite: ${claimsite}`,
-          '  README.md, .gitignore',
-          'Next:',
-          `  cd ${shown}`,
-          '  npm install',
-          '  npx claimsite dev          # http://127.0.0.1:4321, rebuilt on every change',
-          '',
-        ].join('\n'),
-      );
+      const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+        version: string;
+      };
+      const claimsite = opts.claimsite ?? defaultClaimsiteSpec(root);
+      if (!claimsite) {
+        io.err(`${noDefaultSpec(version)}\n`);
+        throw new CommanderError(2, 'claimsite.init.spec', 'init needs --claimsite');
+      }
+      writeNewSite({
+        dir,
+        from: bundledData,
+        empty: Boolean(opts.empty),
+        claimsite,
+        recipes: path.join(root, 'recipes'),
+        version,
+      });
+      io.out(made(displayPath(dir), Boolean(opts.empty), claimsite));
+      if (specKind(claimsite) === 'local') io.err(localSpecWarning(claimsite));
     });
+}
+
+function made(shown: string, empty: boolean, claimsite: string): string {
+  return [
+    `Made a new site in ${shown}${empty ? ', from a minimal data set' : ''}:`,
+    '  data/          its data: settings in data/site.json, cities, content, legal pages',
+    '  public/        files published as they are',
+    `  package.json   depends on claimsite: ${claimsite}`,
+    "  each host's files: netlify.toml, netlify/functions/, Dockerfile, compose.yaml,",
+    '  .github/workflows/pages.yml, claimsite.service (README.md says which is which)',
+    'Next:',
+    `  cd ${shown}`,
+    '  npm install',
+    '  npx claimsite dev          # http://127.0.0.1:4321, rebuilt on every change',
+    '',
+  ].join('\n');
 }

@@ -114,7 +114,7 @@ async function serve(
     watcher,
   });
   io.out(
-    `Serving ${displayPath(opts.dir)} at ${serving.urls.join(', ')}${opts.api ? ` (lead endpoint ${opts.api})` : ''}${watcher ? ', watching for changes' : ''}\n`,
+    `Serving ${displayPath(opts.dir)} at ${serving.urls.join(', ')}${opts.api ? ` (lead endpoint ${opts.api}${existsSync('.env') ? ', settings from .env' : ''})` : ''}${watcher ? ', watching for changes' : ''}\n`,
   );
   if (opts.api && !configFromEnv().token)
     io.err(

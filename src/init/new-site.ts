@@ -12,7 +12,7 @@ import {
 import path from 'node:path';
 import { displayPath } from '../site/display-path.js';
 import { slugify } from '../site/slug.js';
-import { isGitSpec } from './claimsite-dependency.js';
+import { HOSTS, writeRecipes } from './recipes.js';
 
 export interface NewSiteOptions {
   /** The folder to make: one that does not exist, or an empty one. */
@@ -23,11 +23,14 @@ export interface NewSiteOptions {
   empty: boolean;
   /** What the site's package.json depends on for claimsite: an npm install spec. */
   claimsite: string;
+  /** claimsite's recipes/ folder (each host's files) and its version. */
+  recipes: string;
+  version: string;
 }
 
 /**
- * Makes a site folder apart from claimsite: its own data, public files, package.json, README
- * and .gitignore, built by `claimsite generate` run inside it. It is written whole into a folder
+ * Makes a site folder apart from claimsite: its own data, public files, package.json, README,
+ * .gitignore and every host's files (recipes.ts), built by `claimsite generate` run inside it. It is written whole into a folder
  * beside the target and renamed into place, so nothing is ever written over: a folder that is
  * not empty is refused, and a failed init leaves nothing behind.
  */
@@ -45,6 +48,7 @@ export function writeNewSite(o: NewSiteOptions): void {
     writeFileSync(path.join(staging, 'package.json'), sitePackage(name, o.claimsite));
     writeFileSync(path.join(staging, 'README.md'), siteReadme(path.basename(target)));
     writeFileSync(path.join(staging, '.gitignore'), GITIGNORE);
+    writeRecipes(staging, HOSTS, o.recipes, o.version);
     place(staging, target);
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
@@ -144,10 +148,8 @@ function sitePackage(name: string, claimsite: string): string {
       preview: 'claimsite serve',
     },
     engines: { node: '>=20.19' },
+    // claimsite as npm pack made it: compiled, with nothing to run as it installs.
     dependencies: { claimsite },
-    // npm runs no install script of a dependency it is not told to trust; from git, claimsite
-    // is compiled by its `prepare` script as it installs.
-    ...(isGitSpec(claimsite) && { allowScripts: { claimsite: true } }),
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }
@@ -160,6 +162,7 @@ A lead-generation website for Canadian property owners, built with claimsite.
 - \`npm install\`, then \`npx claimsite dev\`: the site at http://127.0.0.1:4321, rebuilt on every change.
 - \`npm run generate\` builds it into \`dist/\`, the folder a host publishes; \`npx claimsite validate\` checks the data.
 - Make it yours in \`data/\`: the settings in \`data/site.json\`, the cities in \`data/cities/\`, the words in \`data/content/\`, \`data/pages/\` and \`data/posts/\`. Files to publish as they are go in \`public/\`.
+- Deploy: \`npx claimsite generate --strict\` is the publishing build. Each host's files are here: \`netlify.toml\` and \`netlify/functions/\` (Netlify), \`Dockerfile\` and \`compose.yaml\` (Docker), \`.github/workflows/pages.yml\` (GitHub Pages), \`claimsite.service\` (a Node host under systemd). \`npx claimsite deploy <host>\` brings a host's files up to date after \`npm update claimsite\`, never over a file you changed (\`.claimsite.json\` records what it wrote: commit it). Commit \`package-lock.json\` too.
 - \`npm update claimsite\` brings the newest claimsite; run \`npx claimsite validate\` after it.
 
 The guide (settings, deploying, leads, every command): \`node_modules/claimsite/README.md\`.

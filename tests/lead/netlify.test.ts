@@ -1,17 +1,35 @@
+import path from 'node:path';
 import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
+import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobRateLimiter } from '../../src/lead/blob-rate-limit.js';
 import { LEADS_STORE, netlifyLeads } from '../../src/lead/netlify.js';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
-import { tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../helpers.js';
 import { sampleClaim } from './sample.js';
 
 /**
  * The Netlify functions as Netlify runs them: configured from the environment, with Netlify
  * Blobs given by NETLIFY_BLOBS_CONTEXT (here the package's own local server, as `netlify dev`
- * uses), the endpoint and the scheduled drain sharing the store.
+ * uses), the endpoint and the scheduled drain sharing the store. The functions are the files
+ * `init` writes into a site folder, bundled here with claimsite's sources for the package they
+ * import (tests/recipes.test.ts bundles them in a site folder, from the packed package).
  */
+async function functionOf(name: string) {
+  const dir = await tempDir('claimsite-netlify-');
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'recipes/netlify', `${name}.mjs`)],
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    alias: { 'claimsite/lead/netlify': path.join(ROOT, 'src/lead/netlify.ts') },
+    logLevel: 'silent',
+  });
+  return import(path.join(dir, `${name}.mjs`));
+}
 let crm: FakeCrm;
 let blobs: BlobsServer;
 type Handler = (req: Request, ctx: { ip?: string }) => Promise<Response>;
@@ -39,8 +57,8 @@ beforeAll(async () => {
   });
   delete process.env.SITE_ORIGIN;
   delete process.env.LEAD_OUTBOX_PATH;
-  lead = await import('../../netlify/functions/lead.js');
-  drainLeads = await import('../../netlify/functions/drain-leads.js');
+  lead = await functionOf('lead');
+  drainLeads = await functionOf('drain-leads');
 });
 afterAll(async () => {
   process.env = saved;
