@@ -17,6 +17,7 @@ export const RECIPES: Record<Host, ReadonlyArray<{ from: string; to: string }>> 
     { from: 'netlify/lead.mjs', to: 'netlify/functions/lead.mjs' },
     { from: 'netlify/drain-leads.mjs', to: 'netlify/functions/drain-leads.mjs' },
   ],
+  // Cloudflare Pages is set up in its own settings and runs no endpoint of claimsite's.
   cloudflare: [],
   'github-pages': [{ from: 'github-pages/pages.yml', to: '.github/workflows/pages.yml' }],
   docker: [
