@@ -10,7 +10,7 @@ const NEXT: Record<Host, string> = {
   netlify:
     'Next: commit, connect the repository in Netlify, and set GHL_TOKEN and GHL_LOCATION_ID in its environment variables (README: Deploy).',
   cloudflare:
-    'Cloudflare Pages needs no file in the folder: in its settings, build command npx claimsite generate --strict, output directory dist, variables SITE_URL and NODE_VERSION=22. It runs no endpoint of claimsite\'s: set leadEndpoint in data/site.json to a Node host\'s (claimsite deploy docker, or node) (README: Deploy).',
+    "Cloudflare Pages needs no file in the folder: in its settings, build command npx claimsite generate --strict, output directory dist, variables SITE_URL and NODE_VERSION=22. It runs no endpoint of claimsite's: set leadEndpoint in data/site.json to a Node host's (claimsite deploy docker, or node) (README: Deploy).",
   'github-pages':
     'Next: commit and push; in the repository, Settings > Pages > Source: GitHub Actions, and the variable SITE_URL (README: Deploy).',
   docker:
