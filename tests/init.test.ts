@@ -11,6 +11,24 @@ import { attrs, readSite } from './checks/site-files.js';
 import { BUNDLED_DATA, ROOT, runCli, tempDir } from './helpers.js';
 import { installedSite, markNothingSample, npmInstall, packClaimsite, sh } from './site-folder.js';
 
+/** The package as npm pack made it: compiled, nothing to run as it installs, no sources. */
+function expectCompletePackage(tarball: string) {
+  const packed = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
+  for (const file of [
+    'lib/cli.cjs',
+    'lib/lead/netlify.mjs',
+    'lib/lead/node.mjs',
+    'bin/claimsite.cjs',
+  ])
+    expect(packed).toContain(`package/${file}`);
+  expect(packed.filter((f) => /^package\/(src|scripts|templates|tests)\//.test(f))).toEqual([]);
+  const manifest = JSON.parse(
+    execFileSync('tar', ['xzf', tarball, '-O', 'package/package.json'], { encoding: 'utf8' }),
+  );
+  for (const script of ['preinstall', 'install', 'postinstall', 'prepare'])
+    expect(manifest.scripts[script], script).toBeUndefined();
+}
+
 /** Internal links of a built folder that some host does not serve as they are written. */
 async function brokenLinks(dir: string): Promise<string[]> {
   const files = await readSite(dir);
@@ -31,21 +49,7 @@ describe('claimsite init', () => {
   it('makes a site folder that installs claimsite from its packed tarball without a warning, and builds and validates from inside it', async () => {
     const dir = await tempDir();
     const tarball = await packClaimsite(dir);
-    // The package as npm pack made it: compiled, nothing to run as it installs, no sources.
-    const packed = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
-    for (const file of [
-      'lib/cli.cjs',
-      'lib/lead/netlify.mjs',
-      'lib/lead/node.mjs',
-      'bin/claimsite.cjs',
-    ])
-      expect(packed).toContain(`package/${file}`);
-    expect(packed.filter((f) => /^package\/(src|scripts|templates|tests)\//.test(f))).toEqual([]);
-    const manifest = JSON.parse(
-      execFileSync('tar', ['xzf', tarball, '-O', 'package/package.json'], { encoding: 'utf8' }),
-    );
-    for (const script of ['preinstall', 'install', 'postinstall', 'prepare'])
-      expect(manifest.scripts[script], script).toBeUndefined();
+    expectCompletePackage(tarball);
 
     const { site, init, install } = await installedSite(dir, tarball, 'my-site');
     // A tarball on this machine is written as asked, with a word about build hosts.

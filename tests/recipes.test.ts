@@ -3,15 +3,19 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BlobsServer } from '@netlify/blobs/server';
-import * as esbuild from 'esbuild';
-import { parse } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { type FakeCrm, startFakeCrm } from './fake-crm.js';
 import { ROOT, tempDir } from './helpers.js';
 import { sampleClaim } from './lead/sample.js';
-import { installedSite, markNothingSample, packClaimsite, sh } from './site-folder.js';
+import {
+  installedSite,
+  markNothingSample,
+  netlifyBundle,
+  netlifyEnvironment,
+  packClaimsite,
+  sh,
+} from './site-folder.js';
 
 /**
  * Each host's files as `init` writes them, in a site folder made by the repository's CLI with
@@ -40,39 +44,6 @@ const person = () => {
   });
 };
 
-/**
- * A Netlify function bundled as Netlify bundles it (zip-it-and-ship-it's esbuild bundler): one
- * ES module for node, its imports resolved from the site folder, `require`, `__filename` and
- * `__dirname` defined by a banner, for the Node version netlify.toml names.
- */
-async function netlifyBundle(fn: string, nodeVersion: string) {
-  const out = await tempDir('claimsite-zisi-');
-  const result = await esbuild.build({
-    absWorkingDir: site,
-    entryPoints: [path.join(site, 'netlify/functions', fn)],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: [`node${nodeVersion}`],
-    outdir: out,
-    outExtension: { '.js': '.mjs' },
-    resolveExtensions: ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts', '.json'],
-    banner: {
-      js: [
-        'import { createRequire as __netlifyRequire } from "module";',
-        'import { fileURLToPath as __netlifyPath } from "url";',
-        'import { dirname as __netlifyDirname } from "path";',
-        'let __filename = __netlifyPath(import.meta.url);',
-        'let __dirname = __netlifyDirname(__filename);',
-        'let require = __netlifyRequire(import.meta.url);',
-      ].join('\n'),
-    },
-    metafile: true,
-    logLevel: 'silent',
-  });
-  return { file: path.join(out, fn), inputs: Object.keys(result.metafile.inputs) };
-}
-
 describe("a site folder's Netlify functions, bundled as Netlify bundles them", () => {
   const saved = { ...process.env };
   afterAll(() => {
@@ -80,35 +51,15 @@ describe("a site folder's Netlify functions, bundled as Netlify bundles them", (
   });
 
   it('import claimsite from the folder, no database driver, and answer a POST and drain in-process', async () => {
-    const toml = parse(await readFile(path.join(site, 'netlify.toml'), 'utf8')) as {
-      build: { environment: { NODE_VERSION: string } };
-    };
-    const node = toml.build.environment.NODE_VERSION;
-    const lead = await netlifyBundle('lead.mjs', node);
-    const drain = await netlifyBundle('drain-leads.mjs', node);
+    const lead = await netlifyBundle(site, 'lead.mjs');
+    const drain = await netlifyBundle(site, 'drain-leads.mjs');
     expect(lead.inputs).toContain('node_modules/claimsite/lib/lead/netlify.mjs');
     for (const inputs of [lead.inputs, drain.inputs])
       expect(inputs.filter((f) => /node_modules\/(libsql|@libsql|pg|esbuild)\//.test(f))).toEqual(
         [],
       );
-
-    // Netlify Blobs as Netlify gives functions it, here from the package's own local server.
-    const token = 'blobs-token';
-    const blobs = new BlobsServer({ directory: await tempDir('claimsite-blobs-'), token });
-    const { port } = await blobs.start();
     const origin = 'https://www.prairie-test.ca';
-    Object.assign(process.env, crm.env(), {
-      URL: origin,
-      NETLIFY_BLOBS_CONTEXT: Buffer.from(
-        JSON.stringify({
-          edgeURL: `http://localhost:${port}`,
-          uncachedEdgeURL: `http://localhost:${port}`,
-          siteID: 'site-1',
-          token,
-        }),
-      ).toString('base64'),
-    });
-    delete process.env.SITE_ORIGIN;
+    const blobs = await netlifyEnvironment({ ...crm.env(), URL: origin });
     try {
       const fn = await import(lead.file);
       const drainFn = await import(drain.file);
@@ -204,6 +155,23 @@ describe('a Node host under systemd', () => {
     return unit;
   }
 
+  /** The unit's command, run in the site folder with the unit's environment only. */
+  function run(args: string[], environment: Record<string, string>) {
+    const server = spawn(process.execPath, args, {
+      cwd: site,
+      env: { PATH: process.env.PATH, ...environment },
+    });
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+    });
+    server.stderr.on('data', (d) => {
+      out += d;
+    });
+    const exited = new Promise<number | null>((r) => server.on('exit', r));
+    return { server, output: () => out, exited };
+  }
+
   it("verifies, and its command serves the folder with its .env's variables, the environment's winning", async () => {
     const file = path.join(site, 'claimsite.service');
     const verify = sh(site, 'systemd-analyze', ['verify', file]);
@@ -238,18 +206,7 @@ describe('a Node host under systemd', () => {
       'serve',
     ]);
     const args = command.slice(1).map((a) => (a === '8080' ? String(port) : a));
-    const server = spawn(process.execPath, args, {
-      cwd: site,
-      env: { PATH: process.env.PATH, ...environment },
-    });
-    let out = '';
-    server.stdout.on('data', (d) => {
-      out += d;
-    });
-    server.stderr.on('data', (d) => {
-      out += d;
-    });
-    const exited = new Promise<number | null>((r) => server.on('exit', r));
+    const { server, output, exited } = run(args, environment);
     try {
       let health = 0;
       for (let i = 0; i < 100 && health !== 200; i++) {
@@ -259,21 +216,21 @@ describe('a Node host under systemd', () => {
           () => 0,
         );
       }
-      expect(health, out).toBe(200);
-      expect(out).toContain('settings from .env');
-      expect(out).not.toContain('GHL_TOKEN is not set');
+      expect(health, output()).toBe(200);
+      expect(output()).toContain('settings from .env');
+      expect(output()).not.toContain('GHL_TOKEN is not set');
       const before = crm.contacts.size;
       const res = await fetch(`${origin}/api/lead`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Origin: origin },
         body: JSON.stringify(person()),
       });
-      expect(res.status, out).toBe(200);
+      expect(res.status, output()).toBe(200);
       expect(crm.contacts.size).toBe(before + 1);
       expect(existsSync(environment.LEAD_OUTBOX_PATH)).toBe(true);
       expect(existsSync(path.join(state, 'from-dotenv.db'))).toBe(false);
       server.kill('SIGTERM');
-      expect(await exited, out).toBe(0);
+      expect(await exited, output()).toBe(0);
     } finally {
       server.kill('SIGKILL');
       await rm(path.join(site, '.env'));

@@ -2,7 +2,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ROOT, runCli } from './helpers.js';
+import { BlobsServer } from '@netlify/blobs/server';
+import * as esbuild from 'esbuild';
+import { parse } from 'smol-toml';
+import { ROOT, runCli, tempDir } from './helpers.js';
 
 /** A command in a folder: its output and exit code. */
 export function sh(cwd: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -104,4 +107,61 @@ function unmarked(value: unknown): unknown {
       .filter(([key]) => key !== 'sample')
       .map(([key, v]) => [key, unmarked(v)]),
   );
+}
+
+/**
+ * A site folder's Netlify function bundled as Netlify bundles it (zip-it-and-ship-it's esbuild
+ * bundler): one ES module for node, its imports resolved from the site folder, `require`,
+ * `__filename` and `__dirname` defined by a banner, for the Node version netlify.toml names.
+ * The bundle's file, and the files esbuild read for it (relative to the site folder).
+ */
+export async function netlifyBundle(site: string, fn: string) {
+  const toml = parse(await readFile(path.join(site, 'netlify.toml'), 'utf8')) as {
+    build: { environment: { NODE_VERSION: string } };
+    functions: { directory: string };
+  };
+  const out = await tempDir('claimsite-zisi-');
+  const result = await esbuild.build({
+    absWorkingDir: site,
+    entryPoints: [path.join(site, toml.functions.directory, fn)],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: [`node${toml.build.environment.NODE_VERSION}`],
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    resolveExtensions: ['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts', '.json'],
+    banner: {
+      js: [
+        'import { createRequire as __netlifyRequire } from "module";',
+        'import { fileURLToPath as __netlifyPath } from "url";',
+        'import { dirname as __netlifyDirname } from "path";',
+        'let __filename = __netlifyPath(import.meta.url);',
+        'let __dirname = __netlifyDirname(__filename);',
+        'let require = __netlifyRequire(import.meta.url);',
+      ].join('\n'),
+    },
+    metafile: true,
+    logLevel: 'silent',
+  });
+  return { file: path.join(out, fn), inputs: Object.keys(result.metafile.inputs) };
+}
+
+/**
+ * The environment Netlify gives a function, in this process: the site's variables, and Netlify
+ * Blobs (NETLIFY_BLOBS_CONTEXT) served by the package's own local server, which the caller stops.
+ */
+export async function netlifyEnvironment(variables: Record<string, string>) {
+  const token = 'blobs-token';
+  const blobs = new BlobsServer({ directory: await tempDir('claimsite-blobs-'), token });
+  const { port } = await blobs.start();
+  const edge = `http://localhost:${port}`;
+  Object.assign(process.env, variables, {
+    NETLIFY_BLOBS_CONTEXT: Buffer.from(
+      JSON.stringify({ edgeURL: edge, uncachedEdgeURL: edge, siteID: 'site-1', token }),
+    ).toString('base64'),
+  });
+  delete process.env.SITE_ORIGIN;
+  delete process.env.LEAD_OUTBOX_PATH;
+  return blobs;
 }
