@@ -1,5 +1,7 @@
-// Compiles the CLI (src/ and templates/) to lib/cli.cjs, and its worker threads to lib/*-worker.js.
-// Runs on `npm install` and before generate and test, so the bin always runs the current sources.
+// Compiles the CLI (src/ and templates/) to lib/cli.cjs, its worker threads to lib/*-worker.js and
+// the lead endpoint's entry points to lib/lead/. Runs before `npm pack` (prepack: the package
+// ships lib/, with nothing to compile as it installs), and in a checkout before generate and test
+// and whenever bin/claimsite.cjs finds the sources changed, so the bin runs the current sources.
 //
 // It compiles into a folder of its own and swaps it in only when everything compiled: a typo in a
 // template reports the error and leaves the last good lib/ to run. When lib/ was compiled from
