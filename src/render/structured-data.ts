@@ -13,6 +13,8 @@ import { memoize } from '../memo.js';
 import type { Page } from '../routes.js';
 import type { QA, Testimonial } from '../site/content-schema.js';
 import type { City, Site } from '../site/model.js';
+import { openingHours } from '../site/opening-hours.js';
+import { provinceBySlug } from '../site/provinces.js';
 import { absoluteUrl, links } from '../urls.js';
 import { sharedJsonLd } from './jsonld.js';
 
@@ -57,17 +59,18 @@ function businessOf(site: Site, priced = true): WithContext<ProfessionalService>
   const { settings } = site;
   const rating = aggregateRating(site.content.testimonials);
   const { business } = settings;
+  // The office hours as the contact page gives them; left out where they cannot be read.
+  const hours = openingHours(settings.officeHours);
   return {
     '@context': 'https://schema.org',
     '@type': 'ProfessionalService',
     '@id': businessId(site),
     name: settings.siteName,
     url: absoluteUrl(settings.baseUrl, site.paths.home),
-    // E.164, as search engines read a number; the extension is the pages' to show.
-    telephone: site.phone.e164,
+    telephone: telephone(site),
     email: settings.email,
-    areaServed: { '@type': 'Country', name: site.t.routes.country },
-    openingHours: 'Mo-Su 00:00-23:59',
+    areaServed: regionServed(site),
+    ...(hours ? { openingHours: hours } : {}),
     ...(priced ? { priceRange: site.t.structuredData.priceRange } : {}),
     ...(rating ? { aggregateRating: rating } : {}),
     ...(site.logo ? { logo: absoluteUrl(settings.baseUrl, site.logo.path) } : {}),
@@ -85,6 +88,38 @@ function businessOf(site: Site, priced = true): WithContext<ProfessionalService>
         }
       : {}),
   };
+}
+
+/**
+ * The number as search engines read one, E.164, with its extension as RFC 3966 writes it
+ * (+14165550123;ext=22): without it, a caller reaches the switchboard, not the firm.
+ */
+const telephone = (site: Site) =>
+  `${site.phone.e164}${site.phone.extension ? `;ext=${site.phone.extension}` : ''}`;
+
+/**
+ * Where the business works: the country, or its service area's provinces and cities, each
+ * named as the page's language names it (never the country when it works in part of it).
+ */
+function regionServed(site: Site): Place | Place[] {
+  const country: Place = { '@type': 'Country', name: site.t.routes.country };
+  const { area } = site;
+  if (!area) return country;
+  const provinces: Place[] = site.national.areas
+    .filter((a) => area.provinces.includes(provinceBySlug(a.slug)?.code ?? ''))
+    .map((a) => ({ '@type': 'AdministrativeArea', name: a.name, containedInPlace: country }));
+  const cities: Place[] = area.cities.flatMap((slug) => {
+    const city = site.bySlug.get(slug);
+    if (!city || area.provinces.includes(city.provinceCode ?? '')) return [];
+    return [
+      {
+        '@type': 'City',
+        name: city.name,
+        containedInPlace: { '@type': 'AdministrativeArea', name: city.province ?? '' },
+      },
+    ];
+  });
+  return [...provinces, ...cities];
 }
 
 export function breadcrumbs(
@@ -128,15 +163,17 @@ function areaServed(site: Site, city: City, areaName?: string): Array<Place | Ge
     geoRadius: GEO_RADIUS,
   };
   if (city.national) {
-    return areaName
-      ? [
-          {
-            '@type': 'AdministrativeArea',
-            name: areaName,
-            containedInPlace: { '@type': 'Country', name: country },
-          },
-        ]
-      : [{ '@type': 'Country', name: country }, circle];
+    if (areaName)
+      return [
+        {
+          '@type': 'AdministrativeArea',
+          name: areaName,
+          containedInPlace: { '@type': 'Country', name: country },
+        },
+      ];
+    // A service area is its places, not a circle around the middle of Canada.
+    const served = regionServed(site);
+    return Array.isArray(served) ? served : [served, circle];
   }
   const place: Place = {
     '@type': 'City',
