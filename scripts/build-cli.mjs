@@ -79,6 +79,7 @@ const drawing = (() => {
     'src/share/cards.ts',
     'src/share/draw.ts',
     'src/share/share-images.ts',
+    'src/share/woff.ts',
     'src/render/shield.ts',
     'src/site/theme.ts',
   ])

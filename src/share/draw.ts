@@ -1,12 +1,17 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { threadId } from 'node:worker_threads';
 import type { Font, Glyph } from 'opentype.js';
 import { SHIELD } from '../render/shield.js';
-import { FONTS, type FontChoice, fontFile } from '../site/theme.js';
+import { FONT_WEIGHTS, FONTS, type FontChoice, fontFile } from '../site/theme.js';
 import type { ShareCard } from './cards.js';
 import { SHARE_HEIGHT, SHARE_WIDTH } from './share-images.js';
+import { sfntOfWoff } from './woff.js';
 
 /**
  * Draws share images: a card's text laid out in the theme's font, bold, as outlines (so no font
@@ -34,6 +39,8 @@ export interface CardBrand {
 }
 
 const MARGIN = 80;
+/** The logo's height on a card, at most. */
+const LOGO_HEIGHT = 64;
 const TEXT_WIDTH = SHARE_WIDTH - 2 * MARGIN;
 /** The gold band at the bottom, which says how to reach the business. */
 const BAND_TOP = 520;
@@ -47,6 +54,8 @@ export class CardPainter {
   private constructor(
     private readonly parse: (bytes: Buffer) => Font,
     private readonly render: (svg: string) => Uint8Array,
+    /** An SVG as a PNG `height` pixels tall, its lettering in the font of these files. */
+    private readonly rasterize: (svg: string, height: number, fonts: LetteringFonts) => Uint8Array,
   ) {}
 
   static load(): CardPainter {
@@ -60,6 +69,23 @@ export class CardPainter {
           bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
         ),
       (svg) => new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng(),
+      (svg, height, { files, family }) =>
+        new Resvg(svg, {
+          fitTo: { mode: 'height', value: height },
+          // Every family the logo may name is the theme's font: nothing of the machine's is used.
+          font: {
+            loadSystemFonts: false,
+            fontFiles: files,
+            defaultFontFamily: family,
+            sansSerifFamily: family,
+            serifFamily: family,
+            monospaceFamily: family,
+            cursiveFamily: family,
+            fantasyFamily: family,
+          },
+        })
+          .render()
+          .asPng(),
     );
   }
 
@@ -77,12 +103,21 @@ export class CardPainter {
     return fonts;
   }
 
-  /** The owner's logo as a data URL, read once. */
-  private logoOf(logo: NonNullable<CardBrand['logo']>): string {
-    let url = this.logos.get(logo.digest);
+  /**
+   * The owner's logo as a data URL, read once. An SVG logo with lettering (`<text>`) is drawn
+   * here first, at twice the card's size, its letters in the theme's font: resvg draws an SVG
+   * image inside another without any font, and its name would be blank.
+   */
+  private logoOf(logo: NonNullable<CardBrand['logo']>, font: FontChoice): string {
+    const key = `${logo.digest}:${font}`;
+    let url = this.logos.get(key);
     if (!url) {
-      url = `data:${logo.type};base64,${readFileSync(logo.file).toString('base64')}`;
-      this.logos.set(logo.digest, url);
+      const bytes = readFileSync(logo.file);
+      const text = logo.type === 'image/svg+xml' ? bytes.toString('utf8') : '';
+      url = /<text[\s>]/.test(text)
+        ? `data:image/png;base64,${Buffer.from(this.rasterize(text, 2 * LOGO_HEIGHT, letteringFonts(font))).toString('base64')}`
+        : `data:${logo.type};base64,${bytes.toString('base64')}`;
+      this.logos.set(key, url);
     }
     return url;
   }
@@ -147,7 +182,7 @@ export class CardPainter {
    * The top left: the owner's logo on a white plate (it is made for a light page, and the card
    * is the primary colour), or the shield in the accent colour with the name beside it.
    */
-  private brandMark({ siteName, colors, logo }: CardBrand): string {
+  private brandMark({ siteName, colors, logo, font }: CardBrand): string {
     if (!logo) {
       const { shield, check } = SHIELD;
       return (
@@ -156,12 +191,12 @@ export class CardPainter {
       );
     }
     // At most 64 px tall and the text's width wide, its shape kept.
-    const scale = Math.min(64 / logo.height, TEXT_WIDTH / 2 / logo.width);
+    const scale = Math.min(LOGO_HEIGHT / logo.height, TEXT_WIDTH / 2 / logo.width);
     const [width, height] = [logo.width * scale, logo.height * scale];
     const pad = 16;
     return (
       `<rect x="${MARGIN - pad}" y="${64 - pad}" width="${width + 2 * pad}" height="${height + 2 * pad}" rx="12" fill="#fff"/>` +
-      `<image x="${MARGIN}" y="64" width="${width}" height="${height}" href="${this.logoOf(logo)}"/>`
+      `<image x="${MARGIN}" y="64" width="${width}" height="${height}" href="${this.logoOf(logo, font)}"/>`
     );
   }
 
@@ -229,6 +264,45 @@ export class CardPainter {
       if (fits || size <= 32) return { size, lines: lines.slice(0, maxLines) };
     }
   }
+}
+
+/** Font files resvg reads (TrueType), and the family they are. */
+interface LetteringFonts {
+  files: string[];
+  family: string;
+}
+
+const lettering = new Map<FontChoice, LetteringFonts>();
+
+/**
+ * The theme's font (Inter's for the system's) as files resvg can read: the bundled WOFF files
+ * unpacked into TrueType once, into a folder of the system's temporary files that every build
+ * shares (named by their bytes' digest, written whole or not at all).
+ */
+function letteringFonts(choice: FontChoice): LetteringFonts {
+  let fonts = lettering.get(choice);
+  if (!fonts) {
+    const font = FONTS[choice] ?? FONTS.inter;
+    const require = createRequire(import.meta.url);
+    const dir = path.join(os.tmpdir(), `claimsite-fonts-${process.getuid?.() ?? 'user'}`);
+    mkdirSync(dir, { recursive: true });
+    const files = FONT_WEIGHTS.flatMap((weight) =>
+      ['latin', 'latin-ext'].map((subset) => {
+        const woff = readFileSync(require.resolve(fontFile(font, weight, 'woff', subset)));
+        const digest = createHash('sha256').update(woff).digest('hex').slice(0, 16);
+        const file = path.join(dir, `${font.files}-${subset}-${weight}-${digest}.ttf`);
+        if (!existsSync(file)) {
+          const tmp = `${file}.${process.pid}.${threadId}.tmp`;
+          writeFileSync(tmp, sfntOfWoff(woff));
+          renameSync(tmp, file);
+        }
+        return file;
+      }),
+    );
+    fonts = { files, family: font.family };
+    lettering.set(choice, fonts);
+  }
+  return fonts;
 }
 
 type Collect = (options: { type: 'minor' | 'major' }) => void;

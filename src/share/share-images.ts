@@ -126,6 +126,7 @@ export const DRAWING_SOURCES = [
   'src/share/cards.ts',
   'src/share/draw.ts',
   'src/share/share-images.ts',
+  'src/share/woff.ts',
   'src/render/shield.ts',
   'src/site/theme.ts',
 ];
