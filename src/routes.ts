@@ -6,7 +6,14 @@ import { memoizeRecent } from './memo.js';
 import type { QuebecContent } from './site/content-schema.js';
 import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
-import { areaFacts, cityNames, HOME_CITIES, nearbyCities, topCities } from './site/model.js';
+import {
+  areaFacts,
+  cityNames,
+  HOME_CITIES,
+  nearbyCities,
+  regionName,
+  topCities,
+} from './site/model.js';
 import { provinceByCode, provinceBySlug } from './site/provinces.js';
 import { CLAIM_TYPES, type ClaimType, QUESTIONNAIRE_PAGES } from './site/segments.js';
 import { slugify } from './site/slug.js';
@@ -16,6 +23,17 @@ export type ChangeFreq = 'daily' | 'weekly' | 'monthly';
 
 /** The cities the City Not Found screen offers (SPEC §2), by slug: those the data has. */
 export const NOT_FOUND_CITIES = ['toronto', 'vancouver', 'montreal', 'calgary'];
+
+/**
+ * The cities the City Not Found screen offers, as the page's language names them: the spec's
+ * four, or a service area's four most populous (a visitor at a city the firm does not serve is
+ * shown those it does).
+ */
+export function notFoundCities(site: Site): readonly City[] {
+  return site.area
+    ? topCities(site, NOT_FOUND_CITIES.length)
+    : NOT_FOUND_CITIES.flatMap((slug) => site.bySlug.get(slug) ?? []);
+}
 
 /** How many nearby cities an area page links to. */
 export const NEARBY = 6;
@@ -215,7 +233,7 @@ const placed = memoizeRecent((cities: readonly City[]) =>
 /** A place as Canadians write it in a snippet: Corner Brook, NL. Keeps descriptions within 160 characters. */
 const where = (site: Site, c: City) =>
   c.national
-    ? site.t.routes.country
+    ? regionName(site)
     : fill(site.t.routes.cityPlace, { city: c.name, province: c.provinceCode ?? '' });
 
 const claimSegment = (type: ClaimType) => CLAIM_TYPES.find((c) => c.type === type)?.segment ?? type;
@@ -353,7 +371,7 @@ export const ROUTES: readonly Route[] = [
   },
   {
     id: 'not-found',
-    reads: (_, site) => NOT_FOUND_CITIES.map((slug) => site.bySlug.get(slug)?.name ?? null),
+    reads: (_, site) => notFoundCities(site).map((c) => [c.slug, c.name]),
     sitemap: null,
     pages: (site) => [
       {

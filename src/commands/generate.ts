@@ -3,6 +3,7 @@ import { auditSummary } from '../audit/site-audit.js';
 import { generate, PARALLEL_MIN_PAGES } from '../generate/generate.js';
 import { displayPath } from '../site/display-path.js';
 import { formatWhole } from '../site/format.js';
+import { hoursNotice } from '../site/opening-hours.js';
 import { sampleNotice, trustNotice } from '../site/sample.js';
 import {
   baseUrlFrom,
@@ -46,7 +47,7 @@ export function registerGenerate(program: Command, { io, siteData, extras }: Com
     .option('--no-audit', 'skip the content audit of the indexable pages')
     .option(
       '--strict',
-      'fail the build, keeping the last output, if a page breaks the audit thresholds',
+      'the publishing build: fail, keeping the last output, while the data holds a sample marker or lacks a licence of its service area, or a page breaks the audit thresholds',
     )
     .option(
       '--workers <n>',
@@ -67,6 +68,7 @@ export function registerGenerate(program: Command, { io, siteData, extras }: Com
         baseUrlFrom: baseUrlFrom(cmd),
         workers: opts.workers,
         audit: opts.strict ? 'strict' : opts.audit ? 'report' : undefined,
+        strict: opts.strict,
         precompress: opts.precompress,
         ...extras,
         onProgress:
@@ -106,5 +108,6 @@ export function registerGenerate(program: Command, { io, siteData, extras }: Com
         io.out(`${auditSummary(result.audit)}  Report: ${displayPath(result.auditFile)}\n`);
       io.out(sampleNotice(result.sample));
       io.out(trustNotice(result.trustMissing));
+      io.out(hoursNotice(result.officeHours));
     });
 }

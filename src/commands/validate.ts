@@ -5,6 +5,7 @@ import { readPhotos } from '../photos/read-photos.js';
 import { displayPath } from '../site/display-path.js';
 import { formatWhole } from '../site/format.js';
 import { loadSite } from '../site/load.js';
+import { hoursNotice } from '../site/opening-hours.js';
 import { PROVINCES } from '../site/provinces.js';
 import { missingTrust, sampleData, sampleNotice, trustNotice } from '../site/sample.js';
 import {
@@ -56,7 +57,8 @@ export function registerValidate(program: Command, { io, siteData }: CommandCont
           '',
         ].join('\n') +
           sampleNotice(sampleData(site)) +
-          trustNotice(missingTrust(site)),
+          trustNotice(missingTrust(site)) +
+          hoursNotice(site.settings.officeHours),
       );
     });
 }

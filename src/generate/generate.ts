@@ -4,7 +4,8 @@ import type { AuditReport } from '../audit/audit.js';
 import { RenderedPhrases } from '../audit/rendered-phrases.js';
 import { COMPRESSOR } from '../compression.js';
 import { displayPath } from '../site/display-path.js';
-import { missingTrust, sampleData } from '../site/sample.js';
+import { DataError } from '../site/errors.js';
+import { missingTrust, publishingIssues, sampleData } from '../site/sample.js';
 import { type Audited, type AuditJob, dropAudit, finishAudit, startAudit } from './audit-step.js';
 import { recoverOutput } from './commit.js';
 import { commitBuild } from './commit-step.js';
@@ -54,6 +55,11 @@ export interface GenerateOptions extends InputOptions {
    * `claimsite serve` to send (see precompress.ts). Default: none.
    */
   precompress?: boolean;
+  /**
+   * The publishing build (`generate --strict`): refuses, before anything is written, data that
+   * still holds a sample marker or lacks a licence its service area requires (publishingIssues).
+   */
+  strict?: boolean;
 }
 
 export interface GenerateResult {
@@ -72,6 +78,8 @@ export interface GenerateResult {
   sample: string[];
   /** What site.json does not yet say of the business (see missingTrust). */
   trustMissing: string[];
+  /** site.json's office hours, as written (see hoursNotice). */
+  officeHours: string;
   /** The content audit, when asked for; its report is written to `auditFile`. */
   audit: AuditReport | null;
   auditFile: string | null;
@@ -128,6 +136,7 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
       ...options,
       validRecords: readValidRecords(options.outDir, code),
     });
+    if (options.strict) refuseUnpublishable(inputs, options.dataDir);
     const previous = await reading;
     const plan = planBuild(inputs, previous);
     if (options.publicDir) checkPublicPages(options.publicDir, inputs, plan);
@@ -189,6 +198,12 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
   }
 }
 
+/** Sample content or a missing licence, each named: nothing of it is published. */
+function refuseUnpublishable(inputs: Inputs, dataDir: string): void {
+  const issues = publishingIssues(inputs.site, dataDir);
+  if (issues.length > 0) throw new DataError(issues, 'Not ready to publish');
+}
+
 /** How the build's pages are rendered: on which threads (see threads.ts). */
 function renderThreads(options: GenerateOptions) {
   const custom = options.templates !== undefined || options.routes !== undefined;
@@ -224,6 +239,7 @@ function resultOf(
     foreign: foreignEntries(options.outDir, plan.tops, extras),
     sample: sampleData(inputs.site),
     trustMissing: missingTrust(inputs.site),
+    officeHours: inputs.site.settings.officeHours,
     shareImages: images.counts,
     shareCache: images.cacheDir,
   };

@@ -2,6 +2,7 @@ import type enCatalogue from '../../data/i18n/en.json';
 import type { DataIssue } from '../site/errors.js';
 import { isSitePlaceholder } from '../site/placeholders.js';
 import { isObject } from '../site/read.js';
+import { formsOf, PROVINCE_LIST } from './french-provinces.js';
 
 /**
  * A language's catalogue (data/i18n/<lang>.json): every user-facing string of the templates and
@@ -25,9 +26,10 @@ export function fill(text: string, values: Readonly<Record<string, string | numb
 
 /**
  * French contracts a preposition with what follows: a sentence written "à {place}" reads
- * "au Canada" for the country and "dans votre région" for the visitor's area, and "de {city}"
- * reads "d'Outremont" before a vowel. Only these French sequences are touched, which English
- * text never holds.
+ * "au Canada" for the country, "au Québec et au Nouveau-Brunswick" for a service area of two
+ * provinces (named with their articles: src/i18n/french-provinces.ts) and "dans votre région" for
+ * the visitor's area, and "de {city}" reads "d'Outremont" before a vowel. Only these French
+ * sequences are touched, which English text never holds.
  */
 const CONTRACTIONS: ReadonlyArray<[RegExp, string]> = [
   [/(^|[\s\u00a0])à Canada\b/g, '$1au Canada'],
@@ -46,7 +48,15 @@ const PREPOSITION = /(?:^|[\s(«\u00a0])(?:à|de) /;
 
 function contract(text: string): string {
   if (!PREPOSITION.test(text)) return text;
-  let out = text;
+  let out = text.replace(PROVINCE_LIST, (_, before: string, preposition: string, list: string) => {
+    const items = list.split(/(, | et )/);
+    const placed = items.map((item, i) => {
+      if (i % 2 === 1) return item; // a separator
+      const forms = formsOf(item);
+      return forms ? (preposition === 'à' ? forms.in : forms.of) : item;
+    });
+    return `${before}${placed.join('')}`;
+  });
   for (const [pattern, replacement] of CONTRACTIONS) out = out.replace(pattern, replacement);
   return out;
 }

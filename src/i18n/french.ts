@@ -75,6 +75,8 @@ export function frenchSite(
   rel: (f: string) => string,
   dataDir: string,
   issues: DataIssue[],
+  /** The national entry's name in French when the site has a service area (src/i18n/region.ts). */
+  regionName: string | null = null,
 ): Site {
   const placesFile = rel(path.join(dataDir, 'fr', 'places.json'));
   const factsFile = rel(path.join(dataDir, 'fr', 'facts.json'));
@@ -122,7 +124,8 @@ export function frenchSite(
         field: name,
         message: 'every province and territory needs its French name',
       });
-  const national = translate(site.national);
+  const translated = translate(site.national);
+  const national = regionName ? { ...translated, name: regionName } : translated;
   const cities = site.cities.map(translate);
   // Asked for every link a French page writes: by slug, not by a scan of every city.
   const bySlug = bySlugOf(national, cities);

@@ -26,11 +26,15 @@ export const cardFooter = (site: Site) =>
  * translation's cards are files of their own.
  */
 export function cardFor(page: Page, site: Site): ShareCard {
-  const card = englishOrLocal(page, site.t);
+  const card = englishOrLocal(page, site.t, site.area !== null);
   return page.lang === 'en' ? card : { ...card, id: `${page.lang}-${card.id}` };
 }
 
-function englishOrLocal(page: Page, { share: t, routes }: Site['t']): ShareCard {
+function englishOrLocal(
+  page: Page,
+  { share: t, routes }: Site['t'],
+  serviceArea: boolean,
+): ShareCard {
   const { city, area } = page;
   if (city && !city.national)
     return {
@@ -47,13 +51,11 @@ function englishOrLocal(page: Page, { share: t, routes }: Site['t']): ShareCard 
       title: area.name,
       detail: null,
     };
+  // The national pages speak of the country, or of the service area as the home page does.
   if (city)
-    return {
-      id: `city-${city.slug}`,
-      kicker: t.kickerAcross,
-      title: t.country,
-      detail: null,
-    };
+    return serviceArea
+      ? { id: `city-${city.slug}`, kicker: null, title: routes.homeHeadline, detail: null }
+      : { id: `city-${city.slug}`, kicker: t.kickerAcross, title: t.country, detail: null };
   if (page.post)
     return { id: `post-${page.post.slug}`, kicker: t.blog, title: page.post.title, detail: null };
   // Pages that are not shared (the confirmation, the form's error, not found) show the home page's.

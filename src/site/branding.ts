@@ -1,3 +1,4 @@
+import type { RegionWords } from '../i18n/region.js';
 import type { DataIssue } from './errors.js';
 import type { Formats } from './format.js';
 import { readLogo } from './logo.js';
@@ -38,16 +39,19 @@ export function brandingOf(
   return { phone: parsed.phone, theme, logo };
 }
 
-/** The site's placeholders' values, as a language writes them (its phone number's form). */
+/** The site's placeholders' values, as a language writes them (its phone number's form, its region). */
 export function placeholderValues(
   settings: SiteSettings,
   phone: Phone,
   format: Formats,
+  region: RegionWords,
 ): PlaceholderValues {
   return {
     siteName: settings.siteName,
     phone: format.phone(phone),
     email: settings.email,
     privacyEmail: settings.privacyEmail,
+    region: region.name,
+    inRegion: region.in,
   };
 }

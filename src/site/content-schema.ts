@@ -49,7 +49,8 @@ export const testimonialsSchema = z
         message: 'must be more than insurerOffer',
       }),
   )
-  .length(6, 'must hold exactly six testimonials');
+  // Six as the bundled samples are; fewer (none) while a firm gathers its clients' own words.
+  .max(6, 'must hold at most six testimonials');
 
 export const faqSchema = z.strictObject({
   groups: z
@@ -100,14 +101,14 @@ export const processSchema = z.strictObject({
 export const aboutSchema = z.strictObject({
   serviceTypes: z.array(titled).length(6, 'must hold six service types'),
   reasons: z.array(titled).min(1),
-  badges: z.array(titled).length(3, 'must hold three badges'),
+  badges: z.array(titled).max(3, 'must hold at most three badges'),
   /**
    * The About page's figures. A data set made before they were data gets the figures the page
    * used to show, marked as the samples they are.
    */
   stats: z
     .array(z.strictObject({ value: text, label: text, sample }))
-    .length(3, 'must hold three figures')
+    .max(3, 'must hold at most three figures')
     .default([
       { value: '1000+', label: 'Satisfied Clients', sample: true },
       { value: '95%', label: 'Success Rate', sample: true },

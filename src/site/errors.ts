@@ -24,9 +24,13 @@ export function formatIssue(i: DataIssue): string {
 
 /** Invalid input data; carries every issue found, not only the first. */
 export class DataError extends Error {
-  constructor(readonly issues: DataIssue[]) {
+  constructor(
+    readonly issues: DataIssue[],
+    /** What kind of problems: the data's, or (`generate --strict`) what keeps it from publishing. */
+    heading = 'Invalid data',
+  ) {
     super(
-      `Invalid data (${issues.length} ${issues.length === 1 ? 'problem' : 'problems'}):\n${issues
+      `${heading} (${issues.length} ${issues.length === 1 ? 'problem' : 'problems'}):\n${issues
         .map((i) => `  - ${formatIssue(i)}`)
         .join('\n')}`,
     );

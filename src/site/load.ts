@@ -1,16 +1,19 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { frenchSite, loadFrench } from '../i18n/french.js';
+import type { Catalogue } from '../i18n/catalogue.js';
+import { coveredInFrench, frenchSite, loadFrench } from '../i18n/french.js';
+import type { Places } from '../i18n/french-schema.js';
 import type { Lang } from '../i18n/lang.js';
 import { ENGLISH, loadCatalogue } from '../i18n/load-catalogue.js';
+import { type RegionUnit, regionWords } from '../i18n/region.js';
 import { brandingOf, placeholderValues } from './branding.js';
 import { displayPath } from './display-path.js';
 import { DataError, type DataIssue } from './errors.js';
 import { FORMATS } from './format.js';
 import { areaName, checkAreas, checkUnique, loadCities, toAreas } from './load-cities.js';
-import { loadContent } from './load-content.js';
+import { type Content, loadContent } from './load-content.js';
 import { type Facts, loadFacts } from './load-facts.js';
-import { type City, createSite, type Site } from './model.js';
+import { type Branding, type City, createSite, type Site } from './model.js';
 import { fillCatalogueTexts, fillDeep } from './placeholders.js';
 import { PROVINCES } from './provinces.js';
 import { isObject, parseRecord, readJson } from './read.js';
@@ -21,6 +24,15 @@ import {
   siteSettingsSchema,
 } from './schema.js';
 import { NATIONAL } from './segments.js';
+import {
+  areaProvinceCodes,
+  areaProvinces,
+  factsOfArea,
+  inServiceArea,
+  type ServiceArea,
+  serviceAreaIssues,
+  serviceAreaOf,
+} from './service-area.js';
 import { typedContacts } from './typed-contacts.js';
 
 export { checkedRecords } from './load-cities.js';
@@ -59,45 +71,108 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   const cities = loadCities(dataDir, rel, options.valid, issues);
   checkUnique(cities, national, issues);
   const content = loadContent(dataDir, rel, issues);
-  const facts = loadFacts(dataDir, rel, cities.slugsNamed, issues);
+  const loadedFacts = loadFacts(dataDir, rel, cities.slugsNamed, issues);
   const catalogue = loadCatalogue(dataDir, 'en', rel, issues);
-  const frenchCatalogue = loadCatalogue(dataDir, 'fr', rel, issues);
+  // What of the data set is published: the service area's cities, or all of them.
+  const area = settings ? serviceAreaOf(settings) : null;
+  if (settings) issues.push(...serviceAreaIssues(settings, cities.cities, settingsFile));
+  const published = cities.cities.filter((c) => inServiceArea(area, c));
+  const facts = loadedFacts && area ? factsOfArea(loadedFacts, published) : loadedFacts;
+  // French pages where the area holds cities that have them (the whole data set: as it always was).
+  const frenchCatalogue =
+    area === null || published.some(coveredInFrench)
+      ? loadCatalogue(dataDir, 'fr', rel, issues)
+      : null;
   const french = frenchCatalogue ? loadFrench(dataDir, frenchCatalogue, rel, issues) : null;
 
   // Named by a record whose file did not parse, a city is not blamed on the business again.
   if (settings && cities.slugsNamed)
     issues.push(...checkBusinessCities(settings, cities.slugsNamed, settingsFile));
   if (facts) {
-    issues.push(
-      ...checkLocalFacts(facts, cities.cities, rel(path.join(dataDir, 'local-facts.json'))),
-    );
-    issues.push(...checkAssistance(facts, rel(path.join(dataDir, 'provinces.json'))));
+    // Only the facts the site uses: the area's (the rest of the data set's are not published).
+    issues.push(...checkLocalFacts(facts, published, rel(path.join(dataDir, 'local-facts.json'))));
+    if (frenchCatalogue !== null)
+      issues.push(...checkAssistance(facts, rel(path.join(dataDir, 'provinces.json'))));
   }
 
   if (issues.length > 0 || !settings || !branding || !national || !content || !facts || !catalogue)
     throw new DataError(issues);
-  // The site's placeholders filled in each language's content and catalogue.
-  const values = placeholderValues(settings, branding.phone, FORMATS.en);
-  const site = createSite(
-    settings,
-    toNational(national.rec),
-    cities.cities,
-    cities.recordDigests,
-    fillDeep(content, values),
-    facts,
-    fillCatalogueTexts(catalogue, ENGLISH, values),
-    branding,
-  );
+  const parts = { settings, branding, area, published, recordDigests: cities.recordDigests };
+  const site = englishSite(parts, national.rec, content, facts, catalogue);
   if (french) {
-    const inFrench = placeholderValues(settings, branding.phone, FORMATS.fr);
+    const words = regionWords(
+      regionUnits(area, published, french.places),
+      'fr',
+      french.catalogue.strings,
+    );
+    const inFrench = placeholderValues(settings, branding.phone, FORMATS.fr, words);
     const filled = {
       ...french,
       content: fillDeep(french.content, inFrench),
       catalogue: fillCatalogueTexts(french.catalogue, ENGLISH, inFrench),
     };
-    addLanguage(site, 'fr', frenchSite(site, filled, rel, dataDir, issues), issues);
+    const view = frenchSite(site, filled, rel, dataDir, issues, area ? words.name : null);
+    addLanguage(site, 'fr', view, issues);
   }
   return site;
+}
+
+/** The English site: the data set as loaded, its placeholders filled, narrowed to the area. */
+function englishSite(
+  parts: {
+    settings: SiteSettings;
+    branding: Branding;
+    area: ServiceArea | null;
+    published: City[];
+    recordDigests: WeakMap<City, string>;
+  },
+  nationalRecord: NationalRecord,
+  content: Content,
+  facts: Facts,
+  catalogue: Catalogue,
+): Site {
+  const { settings, branding, area, published } = parts;
+  const words = regionWords(regionUnits(area, published, null), 'en', catalogue.strings);
+  const values = placeholderValues(settings, branding.phone, FORMATS.en, words);
+  const national = toNational(nationalRecord);
+  return createSite(
+    settings,
+    area
+      ? {
+          ...national,
+          name: words.name,
+          areas: areaProvinces(national.areas, areaProvinceCodes(published)),
+        }
+      : national,
+    published,
+    parts.recordDigests,
+    fillDeep(content, values),
+    facts,
+    fillCatalogueTexts(catalogue, ENGLISH, values),
+    branding,
+    area,
+  );
+}
+
+/**
+ * The area's parts as its pages name them: its provinces named whole, then its cities named one
+ * by one (their French names from `places`, where given); null for the whole country.
+ */
+function regionUnits(
+  area: ServiceArea | null,
+  published: readonly City[],
+  places: Places | null,
+): RegionUnit[] | null {
+  if (!area) return null;
+  const bySlug = new Map(published.map((c) => [c.slug, c]));
+  return [
+    ...area.provinces.map((province) => ({ province })),
+    ...area.cities.flatMap((slug) => {
+      const city = bySlug.get(slug);
+      if (!city || area.provinces.includes(city.provinceCode ?? '')) return [];
+      return [{ city: places?.cities[slug]?.name ?? city.name }];
+    }),
+  ];
 }
 
 const rel = displayPath;

@@ -10,6 +10,7 @@ import { distanceKm, NearbyIndex } from './nearby.js';
 import type { Phone } from './phone.js';
 import { PROVINCES } from './provinces.js';
 import type { SiteSettings, Source } from './schema.js';
+import type { ServiceArea } from './service-area.js';
 import { slugify } from './slug.js';
 import type { Theme } from './theme.js';
 
@@ -87,6 +88,12 @@ export interface Site extends Branding {
   localize(path: string): string | null;
   /** The site in each of its languages, this one included. */
   languages: ReadonlyMap<Lang, Site>;
+  /**
+   * Where the firm works (site.json's serviceArea); null for all of Canada. `cities`, `bySlug`,
+   * the national entry's areas (the provinces) and `facts` hold only what is inside it, and the
+   * national entry is named after it.
+   */
+  area: ServiceArea | null;
 }
 
 export function createSite(
@@ -98,6 +105,7 @@ export function createSite(
   facts: Facts,
   catalogue: Catalogue,
   branding: Branding,
+  area: ServiceArea | null = null,
 ): Site {
   const sorted = [...cities].sort(byPopulation);
   const languages = new Map<Lang, Site>();
@@ -120,6 +128,7 @@ export function createSite(
     covers: () => true,
     localize: (path) => path,
     languages,
+    area,
   };
   languages.set('en', site);
   return site;
@@ -139,6 +148,13 @@ export function inLanguage(site: Site, lang: Lang): Site {
 export function byPopulation(a: City, b: City): number {
   return b.population - a.population || a.name.localeCompare(b.name, 'en-CA');
 }
+
+/**
+ * What the site's pages call the place it serves: the country ("Canada"), or the service area
+ * the national entry is named after ("Alberta", "Le Québec"; src/i18n/region.ts).
+ */
+export const regionName = (site: Site): string =>
+  site.area ? site.national.name : site.t.routes.country;
 
 /** The national entry first, then every city: the order pages are enumerated in. */
 export function allCities(site: Site): City[] {

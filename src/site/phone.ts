@@ -79,3 +79,7 @@ export const northAmericanPhone = z
     const parsed = parsePhone(value);
     if ('error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error });
   });
+
+/** North America's toll-free area codes (800, 833, 844, 855, 866, 877, 888). */
+export const isTollFree = (phone: Phone): boolean =>
+  /^8(00|33|44|55|66|77|88)/.test(phone.national);

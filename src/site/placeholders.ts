@@ -1,9 +1,17 @@
 /**
  * What content may say of the business without typing it in: these placeholders, filled from
  * site.json when the site is loaded, so a change of name, number or address is one edit there
- * and never a hunt through content files.
+ * and never a hunt through content files. `{region}` and `{inRegion}` are where the firm works:
+ * "Canada" and "in Canada", or its service area's ("Alberta", "in Alberta"; src/i18n/region.ts).
  */
-export const SITE_PLACEHOLDERS = ['siteName', 'phone', 'email', 'privacyEmail'] as const;
+export const SITE_PLACEHOLDERS = [
+  'siteName',
+  'phone',
+  'email',
+  'privacyEmail',
+  'region',
+  'inRegion',
+] as const;
 export type SitePlaceholder = (typeof SITE_PLACEHOLDERS)[number];
 
 export type PlaceholderValues = Readonly<Record<SitePlaceholder, string>>;
@@ -33,6 +41,9 @@ export function fillDeep<T>(value: T, values: PlaceholderValues): T {
   return value;
 }
 
+/** The placeholders no template fills: always filled when the site is loaded. */
+const FILLED_AT_LOAD: ReadonlySet<SitePlaceholder> = new Set(['region', 'inRegion']);
+
 /**
  * A catalogue's texts with the site's placeholders filled, but those the bundled English text
  * has too: the templates fill those themselves (a number may become a link there).
@@ -41,7 +52,7 @@ export function fillCatalogueTexts<T>(value: T, reference: unknown, values: Plac
   if (typeof value === 'string') {
     const own = typeof reference === 'string' ? reference : '';
     return value.replace(PATTERN, (whole, name: SitePlaceholder) =>
-      own.includes(whole) ? whole : values[name],
+      own.includes(whole) && !FILLED_AT_LOAD.has(name) ? whole : values[name],
     ) as T;
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {

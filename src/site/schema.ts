@@ -308,6 +308,27 @@ export const siteSettingsSchema = z.strictObject({
         });
     })
     .optional(),
+  /**
+   * Where the firm works, and so what the site publishes and claims: whole provinces and
+   * territories (codes) and/or single cities (slugs of the data set). Absent: all of Canada.
+   * The data set stays whole; only what is inside the area is published (src/site/service-area.ts).
+   */
+  serviceArea: z
+    .strictObject({
+      provinces: z
+        .array(z.enum(PROVINCE_CODES, { error: `must be one of: ${PROVINCE_CODES.join(', ')}` }))
+        .min(1, 'must name at least one province (its code, such as AB), or be left out')
+        .optional(),
+      cities: z
+        .array(text)
+        .min(1, 'must name at least one city (its slug, such as calgary), or be left out')
+        .optional(),
+    })
+    .refine((a) => a.provinces !== undefined || a.cities !== undefined, {
+      message:
+        'must name provinces ("provinces": ["AB"]), cities ("cities": ["calgary"]) or both; leave it out for all of Canada',
+    })
+    .optional(),
   /** Settings that still hold the bundled sample values: `generate` lists them until replaced. */
   sample: z.array(z.enum(['siteName', 'baseUrl', 'email', 'privacyEmail', 'phone'])).optional(),
 });

@@ -73,6 +73,7 @@ export function CitySearch({
  * compact list, and the province and territory pages (which list every city).
  */
 export function CityFinder({
+  title,
   cities,
   provinces,
   cityIndex,
@@ -81,6 +82,8 @@ export function CityFinder({
   t,
   links,
 }: {
+  /** The heading: the country's largest cities, or the cities of a service area. */
+  title: string;
   cities: readonly City[];
   /** The national entry: its areas are the provinces and territories. */
   provinces: City;
@@ -95,7 +98,7 @@ export function CityFinder({
   return (
     <section className="section city-finder" aria-labelledby="cities-title">
       <div className="container">
-        <h2 id="cities-title">{h.citiesTitle}</h2>
+        <h2 id="cities-title">{title}</h2>
         <p className="section-intro">{h.citiesIntro}</p>
         <CitySearch
           id="city-search"

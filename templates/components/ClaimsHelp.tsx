@@ -78,41 +78,69 @@ export function ChoosingAnAdjuster({
           ))}
         </ul>
       </Section>
-      {adjusters.length > 0 && (
-        <Section id="adjusters-title" title={fill(h.adjustersTitle, { city: city.name })}>
-          <ul className="adjusters">
-            {adjusters.map((a) => (
-              <li key={a.name}>
-                {a.photo && portraits?.[a.photo] && (
-                  <Photo
-                    picture={portraits[a.photo] as Picture}
-                    alt={a.name}
-                    sizes="96px"
-                    links={links}
-                    className="portrait"
-                  />
-                )}
-                <strong>{a.name}</strong>
-                {a.title && <span className="muted"> {a.title}</span>}
-                {a.licences.length > 0 && (
-                  <ul className="licences">
-                    {a.licences.map((l) => (
-                      <li key={`${l.province} ${l.number}`}>
-                        {fill(t.layout.licence, {
-                          province: l.province,
-                          issuedBy: l.issuedBy,
-                          number: l.number,
-                        })}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </li>
-            ))}
-          </ul>
-        </Section>
-      )}
+      <AdjustersSection
+        title={fill(h.adjustersTitle, { city: city.name })}
+        adjusters={adjusters}
+        portraits={portraits}
+        t={t}
+        links={links}
+      />
     </>
+  );
+}
+
+/**
+ * The firm's own adjusters, named, each with their portrait (where site.json gives one) and
+ * licences: on the About pages and on the pages of the cities they serve. Nothing for none.
+ */
+export function AdjustersSection({
+  title,
+  adjusters,
+  portraits,
+  t,
+  links,
+}: {
+  title: string;
+  adjusters: readonly Adjuster[];
+  /** The adjusters' photos, resized (assets.photos). */
+  portraits: Pictures['portraits'] | undefined;
+  t: Strings;
+  links: Links;
+}) {
+  if (adjusters.length === 0) return null;
+  return (
+    <Section id="adjusters-title" title={title}>
+      <ul className="adjusters">
+        {adjusters.map((a) => (
+          <li key={a.name}>
+            {a.photo && portraits?.[a.photo] && (
+              <Photo
+                picture={portraits[a.photo] as Picture}
+                alt={a.name}
+                sizes="96px"
+                links={links}
+                className="portrait"
+              />
+            )}
+            <strong>{a.name}</strong>
+            {a.title && <span className="muted"> {a.title}</span>}
+            {a.licences.length > 0 && (
+              <ul className="licences">
+                {a.licences.map((l) => (
+                  <li key={`${l.province} ${l.number}`}>
+                    {fill(t.layout.licence, {
+                      province: l.province,
+                      issuedBy: l.issuedBy,
+                      number: l.number,
+                    })}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ul>
+    </Section>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { Strings } from '../../src/i18n/catalogue.js';
 import type { AboutContent } from '../../src/site/content-schema.js';
+import { SampleLabel } from './SampleLabel.js';
 
 /** The About page's figures. */
 export function Stats({ stats, t }: { stats: AboutContent['stats']; t: Strings }) {
@@ -10,7 +11,15 @@ export function Stats({ stats, t }: { stats: AboutContent['stats']; t: Strings }
           {stats.map((s) => (
             <div key={s.label} className="stat">
               <dt>{s.label}</dt>
-              <dd>{s.value}</dd>
+              <dd>
+                {s.value}
+                {s.sample && (
+                  <>
+                    {' '}
+                    <SampleLabel t={t} />
+                  </>
+                )}
+              </dd>
             </div>
           ))}
         </dl>

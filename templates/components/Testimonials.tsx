@@ -2,6 +2,7 @@ import { fill, type Strings } from '../../src/i18n/catalogue.js';
 import type { Testimonial } from '../../src/site/content-schema.js';
 import type { Formats } from '../../src/site/format.js';
 import { Icon } from './Icon.js';
+import { SampleLabel } from './SampleLabel.js';
 
 /** How much more than the insurer's offer: round((final/offer - 1) * 100). */
 export function percentIncrease(t: Pick<Testimonial, 'insurerOffer' | 'finalSettlement'>): number {
@@ -13,6 +14,7 @@ const STAR_KEYS = ['s1', 's2', 's3', 's4', 's5'];
 function Card({ item, t, format }: { item: Testimonial; t: Strings; format: Formats }) {
   return (
     <figure className="testimonial">
+      {item.sample && <SampleLabel t={t} />}
       <div className="testimonial-head">
         <span
           className="stars"

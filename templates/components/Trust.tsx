@@ -5,6 +5,7 @@ import type { Formats } from '../../src/site/format.js';
 import type { Site } from '../../src/site/model.js';
 import { provinceByCode } from '../../src/site/provinces.js';
 import type { Business, SiteSettings } from '../../src/site/schema.js';
+import { businessShown } from '../../src/site/service-area.js';
 import { Icon } from './Icon.js';
 
 /**
@@ -116,7 +117,7 @@ export function SiteTrust({ site }: { site: Site }) {
     <Shared
       component={Trust}
       props={{
-        business: site.settings.business,
+        business: businessShown(site),
         reviews: site.settings.reviews,
         provinces: site.facts.provinces,
         t: site.t,

@@ -2,8 +2,10 @@ import type { ReactNode } from 'react';
 import { type PageContext, scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { FOOTER_CITIES, topCities } from '../../src/site/model.js';
+import { businessShown } from '../../src/site/service-area.js';
 import { links as englishLinks } from '../../src/urls.js';
 import { brandOf } from '../components/Logo.js';
+import { SampleSettings } from '../components/SampleLabel.js';
 import { CallBar } from './CallBar.js';
 import { Document } from './Document.js';
 import { Footer } from './Footer.js';
@@ -50,6 +52,8 @@ export function Layout({
           alternateLang: other,
         }}
       />
+      {/* Under the sticky header, which the menu's panel is placed below. */}
+      <SampleSettings sample={site.settings.sample} t={t} />
       <main id="main">{children}</main>
       <Shared
         component={CallBar}
@@ -69,7 +73,7 @@ export function Layout({
           email,
           scope,
           topCities: topCities(site, FOOTER_CITIES),
-          business: site.settings.business,
+          business: businessShown(site),
           t,
           links,
           // The blog is English only: a translation's footer does not send readers to it.

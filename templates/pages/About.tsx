@@ -1,12 +1,17 @@
-import { fill } from '../../src/i18n/catalogue.js';
+import { fill, type Strings } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, businessFor } from '../../src/render/structured-data.js';
 import type { AboutContent } from '../../src/site/content-schema.js';
+import { regionName } from '../../src/site/model.js';
+import type { Business } from '../../src/site/schema.js';
+import { businessShown } from '../../src/site/service-area.js';
 import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
+import { BusinessDetails } from '../components/BusinessDetails.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
+import { AdjustersSection, adjustersIn } from '../components/ClaimsHelp.js';
 import { Illustration } from '../components/Illustration.js';
 import { PhotoGallery } from '../components/Photo.js';
 import { Section } from '../components/Section.js';
@@ -22,7 +27,7 @@ export function AboutPage(ctx: PageContext) {
   const { site } = ctx;
   const { t } = site;
   const city = cityOf(ctx);
-  const place = city.national ? t.routes.country : city.name;
+  const place = city.national ? regionName(site) : city.name;
   const heading =
     ctx.page.route === 'about' ? t.about.title : fill(t.about.cityTitle, { city: city.name });
   const crumbs = trail(ctx, ctx.page.route === 'about' ? t.about.title : t.layout.about);
@@ -44,7 +49,28 @@ export function AboutPage(ctx: PageContext) {
         props={{ types: site.content.about.serviceTypes, title: t.pages.claimsWeHandle }}
       />
 
-      <Shared component={Stats} props={{ stats: site.content.about.stats, t: site.t }} />
+      {/* None (a firm without figures it can back yet): no section rather than an empty one. */}
+      {site.content.about.stats.length > 0 && (
+        <Shared component={Stats} props={{ stats: site.content.about.stats, t: site.t }} />
+      )}
+
+      <WhoWeAre business={businessShown(site)} t={t} />
+
+      <AdjustersSection
+        title={
+          city.national
+            ? t.about.adjustersTitle
+            : fill(t.claimsHelp.adjustersTitle, { city: city.name })
+        }
+        adjusters={
+          city.national
+            ? (site.settings.business?.adjusters ?? [])
+            : adjustersIn(site.settings.business, city)
+        }
+        portraits={ctx.assets.photos?.portraits}
+        t={t}
+        links={site.links}
+      />
 
       <PhotoGallery
         photos={site.settings.photos}
@@ -75,10 +101,14 @@ export function AboutPage(ctx: PageContext) {
         />
       </Section>
 
-      <Shared
-        component={Testimonials}
-        props={{ items: site.content.testimonials, t: site.t, format: site.format }}
-      />
+      {/* None (a firm gathering its clients' words; French pages, where people's own words are
+          not translated): no section rather than an empty one. */}
+      {site.content.testimonials.length > 0 && (
+        <Shared
+          component={Testimonials}
+          props={{ items: site.content.testimonials, t: site.t, format: site.format }}
+        />
+      )}
 
       <SiteCallToAction
         site={site}
@@ -87,6 +117,26 @@ export function AboutPage(ctx: PageContext) {
         text={termsIn(isQuebec(city), site.content).cta(place)}
       />
     </Layout>
+  );
+}
+
+/**
+ * Who the visitor is dealing with: the legal name, the address, the licences of the provinces
+ * served and the rest of what site.json says of the business. Nothing for none.
+ */
+function WhoWeAre({ business, t }: { business: Business | undefined; t: Strings }) {
+  if (!business?.legalName && !business?.address && !business?.licences?.length) return null;
+  return (
+    <Section id="who-title" title={t.contact.whoTitle} tone="soft">
+      <div className="prose">
+        {business.legalName && (
+          <p>
+            <strong>{business.legalName}</strong>
+          </p>
+        )}
+        <BusinessDetails business={business} t={t} />
+      </div>
+    </Section>
   );
 }
 

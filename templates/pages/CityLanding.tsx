@@ -16,6 +16,7 @@ import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
 import {
+  AdjustersSection,
   adjustersIn,
   ChoosingAnAdjuster,
   officesIn,
@@ -101,6 +102,16 @@ export function CityLandingPage(ctx: PageContext) {
           facts={(site.facts.local.get(city.slug) ?? []).filter((f) => f.area === undefined)}
           french={site.lang === 'fr'}
           t={t}
+        />
+      )}
+      {/* The firm's own adjusters who serve the city, on its page (the choosing page has them too). */}
+      {kind === 'home' && (
+        <AdjustersSection
+          title={fill(t.claimsHelp.adjustersTitle, { city: city.name })}
+          adjusters={adjustersIn(site.settings.business, city)}
+          portraits={ctx.assets.photos?.portraits}
+          t={t}
+          links={site.links}
         />
       )}
       {kind === 'top-adjusters' && (

@@ -4,6 +4,7 @@ import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, businessFor, faqPage, service } from '../../src/render/structured-data.js';
 import type { ServiceType } from '../../src/site/content-schema.js';
+import { regionName } from '../../src/site/model.js';
 import type { ClaimType } from '../../src/site/segments.js';
 import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
@@ -25,7 +26,7 @@ export function ClaimTypePage(ctx: PageContext) {
   const type = site.content.services.types.find((t) => t.type === page.claimType);
   if (!type) throw new Error(`no content for claim type ${page.claimType}`);
   const { t } = site;
-  const place = city.national ? t.routes.country : city.name;
+  const place = city.national ? regionName(site) : city.name;
   const heading = fill(t.claimType.heading, { claimType: type.title, place });
   const crumbs = trail(ctx, type.title);
   const terms = termsIn(isQuebec(city), site.content);

@@ -1,6 +1,8 @@
 import { LIMITS } from '../../src/lead/rules.js';
 import type { PageContext } from '../../src/render/context.js';
 import { breadcrumbs, business } from '../../src/render/structured-data.js';
+import { isTollFree } from '../../src/site/phone.js';
+import { businessShown } from '../../src/site/service-area.js';
 import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { BusinessDetails } from '../components/BusinessDetails.js';
@@ -18,6 +20,7 @@ export function ContactPage(ctx: PageContext) {
   const { email, officeHours, emergencyHours, leadEndpoint } = site.settings;
   const phone = site.format.phone(site.phone);
   const c = t.contact;
+  const shown = businessShown(site);
   const crumbs = trail(ctx, t.layout.contact);
   return (
     <Layout ctx={ctx} jsonLd={[business(site), breadcrumbs(site, crumbs)]}>
@@ -43,7 +46,8 @@ export function ContactPage(ctx: PageContext) {
                   {phone}
                 </a>
               </p>
-              <p className="muted">{c.phoneNote}</p>
+              {/* Only a toll-free number is said to be one. */}
+              <p className="muted">{isTollFree(site.phone) ? c.phoneNote : c.phoneNoteLocal}</p>
             </div>
             <div className="card">
               <Icon name="mail" />
@@ -64,14 +68,12 @@ export function ContactPage(ctx: PageContext) {
                 <dd>{officeHours}</dd>
               </dl>
             </div>
-            {(site.settings.business?.legalName ||
-              site.settings.business?.address ||
-              site.settings.business?.licences?.length) && (
+            {(shown?.legalName || shown?.address || shown?.licences?.length) && (
               <div className="card">
                 <Icon name="pin" />
                 <h2>{c.whoTitle}</h2>
-                {site.settings.business?.legalName && <p>{site.settings.business.legalName}</p>}
-                <BusinessDetails business={site.settings.business} t={site.t} />
+                {shown?.legalName && <p>{shown.legalName}</p>}
+                <BusinessDetails business={shown} t={site.t} />
               </div>
             )}
           </div>

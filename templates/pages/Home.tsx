@@ -10,6 +10,7 @@ import { Icon, type IconName } from '../components/Icon.js';
 import { Illustration } from '../components/Illustration.js';
 import { PhotoGallery } from '../components/Photo.js';
 import { Questionnaire } from '../components/Questionnaire.js';
+import { SampleLabel } from '../components/SampleLabel.js';
 import { Section } from '../components/Section.js';
 import { Steps } from '../components/Steps.js';
 import { SiteTrust } from '../components/Trust.js';
@@ -55,21 +56,25 @@ export function HomePage(ctx: PageContext) {
         />
       </CityHero>
 
-      <section className="badges" aria-label={t.home.badgesLabel}>
-        <ul className="container badge-grid">
-          {site.content.about.badges.map((b, i) => (
-            <li key={b.title} className="badge">
-              <Icon name={BADGE_ICONS[i] ?? 'check'} size={32} />
-              <div>
-                <h2>{b.title}</h2>
-                <p>{b.description}</p>
-              </div>
-            </li>
-          ))}
-        </ul>
-      </section>
+      {site.content.about.badges.length > 0 && (
+        <section className="badges" aria-label={t.home.badgesLabel}>
+          <ul className="container badge-grid">
+            {site.content.about.badges.map((b, i) => (
+              <li key={b.title} className="badge">
+                <Icon name={BADGE_ICONS[i] ?? 'check'} size={32} />
+                <div>
+                  <h2>{b.title}</h2>
+                  <p>{b.description}</p>
+                  {b.sample && <SampleLabel t={t} />}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
 
       <CityFinder
+        title={site.area ? t.home.areaCitiesTitle : t.home.citiesTitle}
         cities={topCities(site, HOME_CITIES)}
         provinces={site.national}
         cityIndex={ctx.assets.cityIndex}

@@ -1,6 +1,6 @@
 import { fillParts } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
-import { NOT_FOUND_CITIES } from '../../src/routes.js';
+import { notFoundCities } from '../../src/routes.js';
 import { CitySearch } from '../components/CityFinder.js';
 import { Layout } from '../layout/Layout.js';
 
@@ -12,8 +12,8 @@ import { Layout } from '../layout/Layout.js';
 export function NotFoundPage(ctx: PageContext) {
   const { t, links } = ctx.site;
   const n = t.notFound;
-  // The most requested cities the data has, named as the page's language names them.
-  const quick = NOT_FOUND_CITIES.flatMap((slug) => ctx.site.bySlug.get(slug) ?? []);
+  // The most requested cities the site serves, named as the page's language names them.
+  const quick = notFoundCities(ctx.site);
   return (
     <Layout ctx={ctx}>
       <section

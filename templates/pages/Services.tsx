@@ -3,6 +3,7 @@ import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, businessFor } from '../../src/render/structured-data.js';
+import { regionName } from '../../src/site/model.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
 import { Illustration } from '../components/Illustration.js';
@@ -18,7 +19,7 @@ export function ServicesPage(ctx: PageContext) {
   const { site } = ctx;
   const { t } = site;
   const city = cityOf(ctx);
-  const place = city.national ? t.routes.country : city.name;
+  const place = city.national ? regionName(site) : city.name;
   const heading =
     ctx.page.route === 'services'
       ? t.services.title
