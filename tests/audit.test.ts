@@ -19,7 +19,15 @@ import { Topics } from '../src/audit/topics.js';
 import { generate } from '../src/generate/generate.js';
 import { buildPages } from '../src/pages.js';
 import { loadSite } from '../src/site/load.js';
-import { BUNDLED_DATA, dataCopy, FIXTURE_DATA, runCli, scanTree, tempDir } from './helpers.js';
+import {
+  BUNDLED_DATA,
+  dataCopy,
+  editJson,
+  FIXTURE_DATA,
+  runCli,
+  scanTree,
+  tempDir,
+} from './helpers.js';
 
 /** The exact Jaccard similarity of two texts' five-word phrases. */
 function jaccard(a: string, b: string): number {
@@ -399,6 +407,10 @@ describe('claimsite generate --strict', () => {
   it('fails on near-duplicate cities, naming them, and leaves the last output as it was', async () => {
     const dir = await tempDir();
     const { data } = await dataCopy(FIXTURE_DATA);
+    // No sample figures (the fixture has none of its own), which --strict would refuse first.
+    await editJson(data, 'content/about.json', (a: { stats?: unknown[] }) => {
+      a.stats = [];
+    });
     const out = path.join(dir, 'dist');
     expect(runCli(['generate', '--data', data, '--out', out, '--quiet']).code).toBe(0);
     const before = await scanTree(out);

@@ -117,7 +117,9 @@ describe('claimsite init', () => {
     const cities = await readdir(path.join(site, 'data/cities'));
     expect(cities.sort()).toEqual(['README.md', 'on.json']);
     expect(existsSync(path.join(site, 'data/fr'))).toBe(false);
-    // The repository's CLI, run in the site folder: its data, public folder and output.
+    // The repository's CLI, run in the site folder: its data, public folder and output; the
+    // samples replaced, as --strict, the publishing build, requires.
+    await markNothingSample(site);
     const generate = runCli(['generate', '--strict'], { cwd: site });
     expect(generate.code, generate.stderr).toBe(0);
     expect(generate.stdout).toMatch(/^Built \d+ pages .* -> dist$/m);

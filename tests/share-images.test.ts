@@ -15,6 +15,7 @@ import {
   shareImages,
 } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
+import { ALBERTA_LOGO } from './alberta-firm.js';
 import {
   BUNDLED_DATA,
   dataCopy,
@@ -24,6 +25,7 @@ import {
   scanTree,
   tempDir,
 } from './helpers.js';
+import { pngPixels } from './png.js';
 
 /** A PNG's size, from its header (IHDR). */
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
@@ -105,6 +107,40 @@ describe('share images: which page shows which', async () => {
     expect(() =>
       painter.svg({ id: 'x', kicker: null, title: '東京', detail: null }, brand),
     ).toThrow(/no letter "東"/);
+  });
+});
+
+describe("an owner's SVG logo on a share image", () => {
+  it('has its lettering drawn, in the theme font, not left blank', async () => {
+    const dir = await tempDir();
+    const site = await loadSite(BUNDLED_DATA);
+    const painter = CardPainter.load();
+    const card = {
+      id: 'page-home',
+      kicker: null,
+      title: 'Licensed Public Adjusters',
+      detail: null,
+    };
+    // The logo's name in the same dark green, to the right of its mark (x 76 to 320 of 320).
+    const darkInName = (svg: string, name: string) => {
+      const file = path.join(dir, name);
+      writeFileSync(file, svg);
+      const brand = {
+        ...cardBrandOf(site),
+        logo: { file, type: 'image/svg+xml', width: 320, height: 64, digest: name },
+      };
+      const png = pngPixels(painter.png(card, brand));
+      let dark = 0;
+      // Drawn 64 px tall at (80, 64): the name is at x 156 to 400.
+      for (let y = 66; y < 126; y++)
+        for (let x = 160; x < 396; x++) {
+          const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(png.at(x, y).slice(i, i + 2), 16));
+          if ((r ?? 0) + (g ?? 0) + (b ?? 0) < 300) dark++;
+        }
+      return dark;
+    };
+    expect(darkInName(ALBERTA_LOGO, 'lettered.svg')).toBeGreaterThan(1000);
+    expect(darkInName(ALBERTA_LOGO.replace(/<text.*<\/text>/, ''), 'plain.svg')).toBe(0);
   });
 });
 

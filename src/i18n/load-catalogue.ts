@@ -78,3 +78,38 @@ function checkSegments(catalogue: Catalogue, lang: Lang, file: string): DataIssu
   }
   return issues;
 }
+
+/** The placeholders that name where the firm works (src/i18n/region.ts). */
+const REGION = /\{(region|inRegion)\}/;
+
+/**
+ * With a service area, a text of the site's catalogue that names Canada where claimsite's own
+ * names the region (`{region}`, `{inRegion}`): a copy made before service areas, or edited,
+ * which would tell the area's visitors the firm works across Canada. Each is a data error naming
+ * the key.
+ */
+export function nationwideTexts(catalogue: Catalogue, lang: Lang, file: string): DataIssue[] {
+  const issues: DataIssue[] = [];
+  const walk = (value: unknown, bundled: unknown, at: string) => {
+    if (typeof bundled === 'string') {
+      if (
+        typeof value === 'string' &&
+        REGION.test(bundled) &&
+        !REGION.test(value) &&
+        /Canada/.test(value)
+      )
+        issues.push({
+          file,
+          record: at,
+          field: null,
+          message: `says "Canada", but serviceArea in site.json says where the firm works: write {region} or {inRegion} for it, as claimsite's own text does ("${bundled}")`,
+        });
+      return;
+    }
+    if (!isRecord(bundled) || !isRecord(value)) return;
+    for (const key of Object.keys(bundled))
+      walk(value[key], bundled[key], at ? `${at}.${key}` : key);
+  };
+  walk(catalogue, BUNDLED[lang], '');
+  return issues;
+}

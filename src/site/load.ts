@@ -4,7 +4,7 @@ import type { Catalogue } from '../i18n/catalogue.js';
 import { coveredInFrench, frenchSite, loadFrench } from '../i18n/french.js';
 import type { Places } from '../i18n/french-schema.js';
 import type { Lang } from '../i18n/lang.js';
-import { ENGLISH, loadCatalogue } from '../i18n/load-catalogue.js';
+import { ENGLISH, loadCatalogue, nationwideTexts } from '../i18n/load-catalogue.js';
 import { type RegionUnit, regionWords } from '../i18n/region.js';
 import { brandingOf, placeholderValues } from './branding.js';
 import { displayPath } from './display-path.js';
@@ -15,7 +15,7 @@ import { type Content, loadContent } from './load-content.js';
 import { type Facts, loadFacts } from './load-facts.js';
 import { type Branding, type City, createSite, type Site } from './model.js';
 import { fillCatalogueTexts, fillDeep } from './placeholders.js';
-import { PROVINCES } from './provinces.js';
+import { PROVINCES, provinceByCode } from './provinces.js';
 import { isObject, parseRecord, readJson } from './read.js';
 import {
   type NationalRecord,
@@ -84,6 +84,7 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
       ? loadCatalogue(dataDir, 'fr', rel, issues)
       : null;
   const french = frenchCatalogue ? loadFrench(dataDir, frenchCatalogue, rel, issues) : null;
+  if (area) issues.push(...areaWording(dataDir, catalogue, frenchCatalogue));
 
   // Named by a record whose file did not parse, a city is not blamed on the business again.
   if (settings && cities.slugsNamed)
@@ -117,6 +118,19 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   return site;
 }
 
+/** The catalogues' texts that would name Canada on a service area's pages (nationwideTexts). */
+function areaWording(
+  dataDir: string,
+  english: Catalogue | null | undefined,
+  french: Catalogue | null | undefined,
+): DataIssue[] {
+  const file = (lang: Lang) => rel(path.join(dataDir, 'i18n', `${lang}.json`));
+  return [
+    ...(english ? nationwideTexts(english, 'en', file('en')) : []),
+    ...(french ? nationwideTexts(french, 'fr', file('fr')) : []),
+  ];
+}
+
 /** The English site: the data set as loaded, its placeholders filled, narrowed to the area. */
 function englishSite(
   parts: {
@@ -135,13 +149,17 @@ function englishSite(
   const words = regionWords(regionUnits(area, published, null), 'en', catalogue.strings);
   const values = placeholderValues(settings, branding.phone, FORMATS.en, words);
   const national = toNational(nationalRecord);
+  const codes = areaProvinceCodes(published);
+  // An area in one province is spoken of as that province's pages are: Québec's own terms there.
+  const only = codes.length === 1 ? provinceByCode(codes[0] ?? '') : undefined;
   return createSite(
     settings,
     area
       ? {
           ...national,
           name: words.name,
-          areas: areaProvinces(national.areas, areaProvinceCodes(published)),
+          areas: areaProvinces(national.areas, codes),
+          ...(only && { province: only.name, provinceCode: only.code }),
         }
       : national,
     published,

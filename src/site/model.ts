@@ -26,7 +26,10 @@ export interface City {
   id: string;
   name: string;
   slug: string;
-  /** Full province name; null for the national entry. */
+  /**
+   * Full province name; null for the national entry, but for a service area in one province,
+   * whose national pages are that province's (src/site/load.ts).
+   */
   province: string | null;
   provinceCode: string | null;
   population: number;

@@ -166,7 +166,8 @@ describe('a new owner who changed site.json only', () => {
     expect([...tels].filter((t) => !theirs.has(t))).toEqual([TEL]);
     expect(count).toBeGreaterThan(files.length);
     const home = files.find((f) => f.rel === 'index.html')?.text ?? '';
-    expect(home).toContain('"telephone":"+14165550123"');
+    // Its extension too (issue 44): without it, a caller reaches the switchboard.
+    expect(home).toContain('"telephone":"+14165550123;ext=22"');
     expect(home).toContain('"logo":"https://harbour.github.io/claims/brand/logo.svg"');
   });
 
