@@ -52,6 +52,9 @@ export function registerValidate(program: Command, { io, siteData }: CommandCont
           'Cities per province and territory:',
           ...lines,
           `  ${'Total'.padEnd(28)} ${String(site.cities.length).padStart(4)}`,
+          ...(site.area
+            ? [`Service area: ${site.national.name} (the cities above are its own)`]
+            : []),
           `Areas: ${formatWhole(areas)} in cities, ${site.national.areas.length} provinces and territories under ${site.national.slug}`,
           `Pages: ${formatWhole(pages.length)} (${formatWhole(pages.filter((p) => p.sitemap).length)} indexable)`,
           '',

@@ -116,14 +116,7 @@ export function frenchSite(
       areas: city.areas.map((a) => area(a, own?.areas, city)),
     };
   };
-  for (const name of site.national.areas.map((a) => a.name))
-    if (!places.provinces[name])
-      issues.push({
-        file: placesFile,
-        record: 'provinces',
-        field: name,
-        message: 'every province and territory needs its French name',
-      });
+  issues.push(...unnamedProvinces(site.national.areas, places, placesFile));
   const translated = translate(site.national);
   const national = regionName ? { ...translated, name: regionName } : translated;
   const cities = site.cities.map(translate);
@@ -159,6 +152,18 @@ export function frenchSite(
     languages: site.languages,
   };
   return fr;
+}
+
+/** The provinces and territories (the national entry's areas) without their French name. */
+function unnamedProvinces(areas: readonly Area[], places: Places, file: string): DataIssue[] {
+  return areas
+    .filter((a) => !places.provinces[a.name])
+    .map((a) => ({
+      file,
+      record: 'provinces',
+      field: a.name,
+      message: 'every province and territory needs its French name',
+    }));
 }
 
 /** Site pages with a French version: all but the blog, whose posts are English only. */

@@ -75,7 +75,9 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
   const catalogue = loadCatalogue(dataDir, 'en', rel, issues);
   // What of the data set is published: the service area's cities, or all of them.
   const area = settings ? serviceAreaOf(settings) : null;
-  if (settings) issues.push(...serviceAreaIssues(settings, cities.cities, settingsFile));
+  // Against the cities read: not when a city file could not be (its cities are not blamed).
+  if (settings && cities.slugsNamed)
+    issues.push(...serviceAreaIssues(settings, cities.cities, settingsFile));
   const published = cities.cities.filter((c) => inServiceArea(area, c));
   const facts = loadedFacts && area ? factsOfArea(loadedFacts, published) : loadedFacts;
   // French pages where the area holds cities that have them (the whole data set: as it always was).

@@ -11,7 +11,10 @@ import { Document } from './Document.js';
 import { Footer } from './Footer.js';
 import { Header } from './Header.js';
 
-/** Shared layout: skip link, header, main, footer. */
+/**
+ * Shared layout: skip link, header, the note of the settings still sample (under the sticky
+ * header, which the menu's panel is placed below), main, footer.
+ */
 export function Layout({
   ctx,
   jsonLd = [],
@@ -25,7 +28,6 @@ export function Layout({
   children: ReactNode;
 }) {
   const { site, page } = ctx;
-  const { siteName, email } = site.settings;
   const { t, links } = site;
   const phone = site.format.phone(site.phone);
   const tel = links.tel(site.phone);
@@ -52,7 +54,6 @@ export function Layout({
           alternateLang: other,
         }}
       />
-      {/* Under the sticky header, which the menu's panel is placed below. */}
       <SampleSettings sample={site.settings.sample} t={t} />
       <main id="main">{children}</main>
       <Shared
@@ -67,10 +68,10 @@ export function Layout({
       <Shared
         component={Footer}
         props={{
-          siteName,
+          siteName: site.settings.siteName,
           phone,
           tel,
-          email,
+          email: site.settings.email,
           scope,
           topCities: topCities(site, FOOTER_CITIES),
           business: businessShown(site),

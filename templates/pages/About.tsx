@@ -4,7 +4,7 @@ import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, businessFor } from '../../src/render/structured-data.js';
 import type { AboutContent } from '../../src/site/content-schema.js';
-import { regionName } from '../../src/site/model.js';
+import { type City, regionName } from '../../src/site/model.js';
 import type { Business } from '../../src/site/schema.js';
 import { businessShown } from '../../src/site/service-area.js';
 import { AreaCards } from '../components/AreaCards.js';
@@ -34,43 +34,18 @@ export function AboutPage(ctx: PageContext) {
   return (
     <Layout ctx={ctx} jsonLd={[businessFor(site, isQuebec(city)), breadcrumbs(site, crumbs)]}>
       <Breadcrumbs trail={crumbs} t={site.t} />
-      <section className="hero">
-        <div className="container hero-split">
-          <h1>{heading}</h1>
-          <p className="lead">{fill(t.about.lead, { place })}</p>
-          <div className="hero-art">
-            <Illustration scene="handshake" />
-          </div>
-        </div>
-      </section>
+      <AboutHero heading={heading} lead={fill(t.about.lead, { place })} />
 
       <Shared
         component={ServiceTypes}
         props={{ types: site.content.about.serviceTypes, title: t.pages.claimsWeHandle }}
       />
 
-      {/* None (a firm without figures it can back yet): no section rather than an empty one. */}
       {site.content.about.stats.length > 0 && (
         <Shared component={Stats} props={{ stats: site.content.about.stats, t: site.t }} />
       )}
 
-      <WhoWeAre business={businessShown(site)} t={t} />
-
-      <AdjustersSection
-        title={
-          city.national
-            ? t.about.adjustersTitle
-            : fill(t.claimsHelp.adjustersTitle, { city: city.name })
-        }
-        adjusters={
-          city.national
-            ? (site.settings.business?.adjusters ?? [])
-            : adjustersIn(site.settings.business, city)
-        }
-        portraits={ctx.assets.photos?.portraits}
-        t={t}
-        links={site.links}
-      />
+      <Identity ctx={ctx} city={city} />
 
       <PhotoGallery
         photos={site.settings.photos}
@@ -101,8 +76,7 @@ export function AboutPage(ctx: PageContext) {
         />
       </Section>
 
-      {/* None (a firm gathering its clients' words; French pages, where people's own words are
-          not translated): no section rather than an empty one. */}
+      {/* No figures or testimonials (not yet; French pages translate no one's words): no section. */}
       {site.content.testimonials.length > 0 && (
         <Shared
           component={Testimonials}
@@ -117,6 +91,46 @@ export function AboutPage(ctx: PageContext) {
         text={termsIn(isQuebec(city), site.content).cta(place)}
       />
     </Layout>
+  );
+}
+
+function AboutHero({ heading, lead }: { heading: string; lead: string }) {
+  return (
+    <section className="hero">
+      <div className="container hero-split">
+        <h1>{heading}</h1>
+        <p className="lead">{lead}</p>
+        <div className="hero-art">
+          <Illustration scene="handshake" />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * Who the firm is and who works there: the site's About page names all its adjusters, a city's
+ * those who serve it.
+ */
+function Identity({ ctx, city }: { ctx: PageContext; city: City }) {
+  const { site } = ctx;
+  const { t } = site;
+  const business = site.settings.business;
+  return (
+    <>
+      <WhoWeAre business={businessShown(site)} t={t} />
+      <AdjustersSection
+        title={
+          city.national
+            ? t.about.adjustersTitle
+            : fill(t.claimsHelp.adjustersTitle, { city: city.name })
+        }
+        adjusters={city.national ? (business?.adjusters ?? []) : adjustersIn(business, city)}
+        portraits={ctx.assets.photos?.portraits}
+        t={t}
+        links={site.links}
+      />
+    </>
   );
 }
 
