@@ -17,6 +17,7 @@ import {
   makeAlbertaFirm,
   putSampleFigureBack,
 } from './alberta-firm.js';
+import { attrs } from './checks/site-files.js';
 import {
   BUNDLED_DATA,
   dataCopy,
@@ -78,10 +79,22 @@ describe('a firm licensed in Alberta only, published from its own folder with ge
     );
     expect(provinces).toEqual([]);
     expect(pages.has('canada/alberta/index.html')).toBe(true);
-    // And no page links to one.
+    // And no page links to one, nor to any page that is not there.
     const elsewhere = [...cities].filter(([, code]) => code !== 'AB').map(([slug]) => slug);
     const links = new RegExp(`href="/(${elsewhere.join('|')})/`);
     expect([...pages].filter(([, html]) => links.test(html)).map(([rel]) => rel)).toEqual([]);
+    const files = new Set((await readdir(dist, { recursive: true })).map(String));
+    const broken = [...pages].flatMap(([rel, html]) =>
+      [...attrs(html, 'href'), ...attrs(html, 'src')]
+        .filter((url) => url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/api/'))
+        .map((url) => decodeURIComponent(url.split(/[?#]/)[0] ?? '').slice(1))
+        .filter(
+          (target) =>
+            !files.has(target.endsWith('/') || target === '' ? `${target}index.html` : target),
+        )
+        .map((target) => `${rel}: /${target}`),
+    );
+    expect(broken).toEqual([]);
   });
 
   it('speaks of Alberta, never of all Canada, in its heroes, share images and structured data', () => {
