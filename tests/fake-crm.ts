@@ -7,17 +7,36 @@ import { z } from 'zod';
  * GoHighLevel/highlevel-api-docs, apps/contacts.json and apps/locations.json, and its rate-limit
  * documentation):
  *
- * - v2 at `/contacts/upsert`, `/contacts/`, `/contacts/search`, `/contacts/{id}`,
- *   `/contacts/{id}/notes` (POST and GET), `/contacts/{id}/tags` (POST) and
- *   `/locations/{locationId}/customFields` (GET and POST); a Bearer token; `Version: 2021-07-28`;
- *   `locationId` required; a body field it does not know refused with 422
+ * - v2 at `/contacts/upsert`, `/contacts/`, `/contacts/search`, `/contacts/search/duplicate`,
+ *   `/contacts/{id}`, `/contacts/{id}/notes` (POST and GET), `/contacts/{id}/tags` (POST),
+ *   `/contacts/{id}/workflow/{workflowId}` (POST), `/locations/{locationId}/customFields` (GET
+ *   and POST, by `model`), `/opportunities/search` (GET), `/opportunities/` (POST),
+ *   `/opportunities/pipelines` (GET) and `/workflows/` (GET); a Bearer token;
+ *   `Version: 2021-07-28`; `locationId` required; a body field it does not know refused with 422
  *   `{statusCode, message: ["property x should not exist"], error}`;
  * - each route's scope, as its `security` names it (`contacts.write`, `contacts.readonly`,
- *   `locations/customFields.readonly`, `locations/customFields.write`): a token without it is
- *   answered 401 "The token is not authorized for this scope." (GoHighLevel's answer, quoted in
- *   highlevel-api-docs issue #217); a location the token is not for, 403;
+ *   `locations/customFields.readonly`, `locations/customFields.write`, `opportunities.readonly`,
+ *   `opportunities.write`, `workflows.readonly`): a token without it is answered 401 "The token is
+ *   not authorized for this scope." (GoHighLevel's answer, quoted in highlevel-api-docs issue
+ *   #217); a location the token is not for, 403;
  * - upsert's `tags` "will overwrite all current tags associated with the contact" (UpsertContactDto),
- *   and `POST /contacts/{id}/tags` adds to them;
+ *   and `POST /contacts/{id}/tags` adds to them. Every other field an upsert sends replaces the
+ *   contact's, an empty string included: UpsertContactDto marks them `nullable` and promises
+ *   nothing about empty values, so the fake keeps the harshest reading;
+ * - the duplicate search (`GET /contacts/search/duplicate?locationId&email&number`) finds the
+ *   contact the location's duplicate rule matches; its answer is undocumented (the spec's 200 has
+ *   no schema): the fake answers `{contact}` (GetContectByIdSchema) or `{contact: null}`;
+ * - opportunities (apps/opportunities.json): CreateDto (`pipelineId`, `locationId`, `name`,
+ *   `status`, `contactId` required; `pipelineStageId`, `monetaryValue`, `assignedTo`,
+ *   `customFields` by `id` or `key`), answered 201 `{opportunity}`; a pipeline, stage or contact
+ *   the location lacks is refused with 400 (the spec documents 400 and not its words); search by
+ *   `location_id` (required), `pipeline_id`, `pipeline_stage_id`, `contact_id`, `status` (`all`
+ *   or none for every status) and `limit` (at most 100, 20 by default), answered
+ *   `{opportunities, meta: {total}}`; the pipelines with their stages;
+ * - workflows (apps/workflows.json, apps/contacts.json): the location's workflows listed, and
+ *   `POST /contacts/{contactId}/workflow/{workflowId}` (CreateWorkflowDto: `eventStartTime`
+ *   only; scope `contacts.write`) answered 200 `{succeded: true}` (sic), each enrolment kept;
+ *   an unknown workflow or contact 400;
  * - custom fields: the typed schemas (TextField, LargeTextField, ...) require `id`; a value sent
  *   by `key` alone is accepted and ignored, as is one naming an id the location does not have
  *   (the spec says nothing of either; GoHighLevel answers 200 and stores nothing). A contact keeps
@@ -96,15 +115,29 @@ const createField = z.strictObject({
   model: z.enum(['contact', 'opportunity']).optional(),
 });
 const contactV1 = z.strictObject({
-  firstName: str,
-  lastName: str,
-  email: str,
-  phone: str,
-  address1: str,
-  tags: z.array(str),
-  source: str,
-  customField: z.record(str, str),
+  firstName: str.optional(),
+  lastName: str.optional(),
+  email: str.optional(),
+  phone: str.optional(),
+  address1: str.optional(),
+  tags: z.array(str).optional(),
+  source: str.optional(),
+  customField: z.record(str, str).optional(),
 });
+/** CreateDto of apps/opportunities.json. */
+const createOpportunity = z.strictObject({
+  pipelineId: str,
+  locationId: str,
+  name: str,
+  pipelineStageId: str.optional(),
+  status: z.enum(['open', 'won', 'lost', 'abandoned', 'all']),
+  contactId: str,
+  monetaryValue: z.number().optional(),
+  assignedTo: str.optional(),
+  customFields: z.array(customField).optional(),
+});
+/** CreateWorkflowDto of apps/contacts.json. */
+const enrolBody = z.strictObject({ eventStartTime: str.optional() });
 const noteV2 = z.strictObject({ body: str.min(1), userId: str.optional() });
 const noteV1 = z.strictObject({ body: str.min(1) });
 
@@ -114,7 +147,43 @@ export const ALL_SCOPES = [
   'contacts.write',
   'locations/customFields.readonly',
   'locations/customFields.write',
+  'opportunities.readonly',
+  'opportunities.write',
+  'workflows.readonly',
 ] as const;
+
+/** A pipeline of the location, with its stages (PipelinesResponseSchema). */
+export interface FakePipeline {
+  id: string;
+  name: string;
+  stages: Array<{ id: string; name: string }>;
+}
+
+/** The location's pipeline and workflow by default: what a sub-account set up for leads has. */
+export const DEFAULT_PIPELINE: FakePipeline = {
+  id: 'pl_claims',
+  name: 'Claims',
+  stages: [
+    { id: 'st_new', name: 'New lead' },
+    { id: 'st_contacted', name: 'Contacted' },
+    { id: 'st_signed', name: 'Signed' },
+  ],
+};
+export const DEFAULT_WORKFLOW = { id: 'wf_speed', name: 'Speed to lead', status: 'published' };
+
+/** An opportunity as the fake keeps it (SearchOpportunitiesResponseSchema's fields). */
+export interface FakeOpportunity {
+  id: string;
+  name: string;
+  pipelineId: string;
+  pipelineStageId?: string;
+  status: string;
+  contactId: string;
+  locationId: string;
+  monetaryValue?: number;
+  customFields: Array<{ id: string; fieldValue: unknown }>;
+  createdAt: string;
+}
 
 /** A custom field of the location, as the listing gives it. */
 export interface FakeField {
@@ -125,14 +194,20 @@ export interface FakeField {
   model: 'contact' | 'opportunity';
 }
 
+export type Model = FakeField['model'];
+
 export interface FakeCrmOptions {
   api: 'v1' | 'v2';
   token?: string;
   locationId?: string;
   /** The token's scopes; by default every one of ALL_SCOPES. */
   scopes?: readonly string[];
-  /** The location's custom fields at the start, by name; by default none. */
-  fields?: ReadonlyArray<{ name: string; dataType?: string }>;
+  /** The location's custom fields at the start, by name (of contacts by default); none by default. */
+  fields?: ReadonlyArray<{ name: string; dataType?: string; model?: Model }>;
+  /** The location's pipelines; by default DEFAULT_PIPELINE. */
+  pipelines?: readonly FakePipeline[];
+  /** The location's workflows; by default DEFAULT_WORKFLOW. */
+  workflows?: ReadonlyArray<{ id: string; name: string; status: string }>;
   /** The location's "Allow Duplicate Contact" setting (v2). Default: allowed, the riskier case. */
   allowDuplicates?: boolean;
   /** Requests a location may make per window; GoHighLevel's burst limit is 100 per 10 s. */
@@ -149,7 +224,13 @@ type Kind =
   | 'notes'
   | 'tags'
   | 'fields'
-  | 'create-field';
+  | 'create-field'
+  | 'duplicate'
+  | 'opportunities'
+  | 'opportunity'
+  | 'pipelines'
+  | 'enrol'
+  | 'workflows';
 
 /** The scope each route's `security` names. */
 const SCOPE: Record<Kind, string> = {
@@ -162,11 +243,37 @@ const SCOPE: Record<Kind, string> = {
   tags: 'contacts.write',
   fields: 'locations/customFields.readonly',
   'create-field': 'locations/customFields.write',
+  duplicate: 'contacts.readonly',
+  opportunities: 'opportunities.readonly',
+  opportunity: 'opportunities.write',
+  pipelines: 'opportunities.readonly',
+  enrol: 'contacts.write',
+  workflows: 'workflows.readonly',
+};
+
+/** Which injected faults a route takes: tests say "the contact write", "the opportunity", ... */
+type FaultGroup = 'contact' | 'lookup' | 'note' | 'tags' | 'fields' | 'opportunity' | 'workflow';
+const GROUP: Record<Kind, FaultGroup> = {
+  contact: 'contact',
+  upsert: 'contact',
+  search: 'lookup',
+  'get-contact': 'lookup',
+  duplicate: 'lookup',
+  note: 'note',
+  notes: 'note',
+  tags: 'tags',
+  fields: 'fields',
+  'create-field': 'fields',
+  opportunities: 'opportunity',
+  opportunity: 'opportunity',
+  pipelines: 'opportunity',
+  enrol: 'workflow',
+  workflows: 'workflow',
 };
 
 /** A field's key as the fake makes it from its name (the spec does not say how GoHighLevel does). */
-export const fieldKeyOf = (name: string) =>
-  `contact.${name
+export const fieldKeyOf = (name: string, model: Model = 'contact') =>
+  `${model}.${name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')}`;
@@ -189,27 +296,35 @@ export async function startFakeCrm(options: FakeCrmOptions) {
   const scopes = new Set(options.scopes ?? ALL_SCOPES);
   const contacts = new Map<string, Record<string, unknown>>();
   const notes: Array<{ contactId: string; body: string }> = [];
-  const calls: Array<{ method: string; path: string; status: number }> = [];
-  const faults: Record<'contact' | 'note' | 'tags' | 'fields', Fault[]> = {
+  /** Every call: its method, path (with its query), the status answered, and the JSON body sent. */
+  const calls: Array<{ method: string; path: string; status: number; body?: unknown }> = [];
+  const faults: Record<FaultGroup, Fault[]> = {
     contact: [],
+    lookup: [],
     note: [],
     tags: [],
     fields: [],
+    opportunity: [],
+    workflow: [],
   };
   const fields: FakeField[] = [];
   let nextField = 1;
-  const addField = (name: string, dataType = 'TEXT') => {
+  const addField = (name: string, dataType = 'TEXT', model: Model = 'contact') => {
     const field: FakeField = {
       id: `fld${String(nextField++).padStart(3, '0')}`,
       name,
-      fieldKey: fieldKeyOf(name),
+      fieldKey: fieldKeyOf(name, model),
       dataType,
-      model: 'contact',
+      model,
     };
     fields.push(field);
     return field;
   };
-  for (const f of options.fields ?? []) addField(f.name, f.dataType);
+  for (const f of options.fields ?? []) addField(f.name, f.dataType, f.model);
+  const pipelines = options.pipelines ?? [DEFAULT_PIPELINE];
+  const workflows = options.workflows ?? [DEFAULT_WORKFLOW];
+  const opportunities: FakeOpportunity[] = [];
+  const enrolments: Array<{ contactId: string; workflowId: string; at: number }> = [];
   /** Each call fails with this probability (a 503), for load tests. */
   let failureRate = 0;
   /** Each call drops its connection after acting with this probability, for load tests. */
@@ -241,7 +356,7 @@ export async function startFakeCrm(options: FakeCrmOptions) {
   const route = (
     method: string,
     path: string,
-  ): { kind: Kind; id?: string; location?: string } | null => {
+  ): { kind: Kind; id?: string; location?: string; workflowId?: string } | null => {
     if (options.api === 'v1') {
       if (method === 'POST' && path === '/v1/contacts/') return { kind: 'contact' };
       const note = /^\/v1\/contacts\/([^/]+)\/notes\/$/.exec(path);
@@ -251,6 +366,18 @@ export async function startFakeCrm(options: FakeCrmOptions) {
     if (method === 'POST' && path === '/contacts/upsert') return { kind: 'upsert' };
     if (method === 'POST' && path === '/contacts/') return { kind: 'contact' };
     if (method === 'POST' && path === '/contacts/search') return { kind: 'search' };
+    if (method === 'GET' && path === '/contacts/search/duplicate') return { kind: 'duplicate' };
+    if (method === 'GET' && path === '/opportunities/search') return { kind: 'opportunities' };
+    if (method === 'GET' && path === '/opportunities/pipelines') return { kind: 'pipelines' };
+    if (method === 'POST' && path === '/opportunities/') return { kind: 'opportunity' };
+    if (method === 'GET' && path === '/workflows/') return { kind: 'workflows' };
+    const enrol = /^\/contacts\/([^/]+)\/workflow\/([^/]+)$/.exec(path);
+    if (method === 'POST' && enrol)
+      return {
+        kind: 'enrol',
+        id: decodeURIComponent(enrol[1] ?? ''),
+        workflowId: decodeURIComponent(enrol[2] ?? ''),
+      };
     const fieldsOf = /^\/locations\/([^/]+)\/customFields$/.exec(path);
     if (fieldsOf) {
       const location = decodeURIComponent(fieldsOf[1] ?? '');
@@ -275,12 +402,20 @@ export async function startFakeCrm(options: FakeCrmOptions) {
    * location has; a key alone, or an id it does not have, is ignored.
    */
   const storedFields = (
-    sent: Array<{ id?: string; field_value: unknown }> | undefined,
+    sent: Array<{ id?: string; key?: string; field_value: unknown }> | undefined,
     before: Array<{ id: string; value: unknown }> = [],
+    model: Model = 'contact',
   ) => {
     const values = new Map(before.map((f) => [f.id, f.value]));
-    for (const f of sent ?? [])
-      if (f.id && fields.some((x) => x.id === f.id)) values.set(f.id, f.field_value);
+    for (const f of sent ?? []) {
+      // An opportunity's field may be named by key ("Pass either `id` or `key`", CreateDto).
+      const field = fields.find(
+        (x) =>
+          x.model === model &&
+          (f.id ? x.id === f.id : model === 'opportunity' && x.fieldKey === `${model}.${f.key}`),
+      );
+      if (field) values.set(field.id, f.field_value);
+    }
     return [...values].map(([id, value]) => ({ id, value }));
   };
 
@@ -291,11 +426,23 @@ export async function startFakeCrm(options: FakeCrmOptions) {
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
-    const record = (status: number) =>
-      calls.push({ method: req.method ?? '', path: req.url ?? '', status });
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
+    const sent = (() => {
+      try {
+        return text ? (JSON.parse(text) as unknown) : undefined;
+      } catch {
+        return text;
+      }
+    })();
+    const record = (status: number) =>
+      calls.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        status,
+        ...(sent === undefined ? {} : { body: sent }),
+      });
 
     const r = route(req.method ?? '', path);
     if (!r) {
@@ -343,16 +490,8 @@ export async function startFakeCrm(options: FakeCrmOptions) {
       record(415);
       return send(res, 415, { statusCode: 415, message: 'Unsupported Media Type' });
     }
-    const group =
-      r.kind === 'note' || r.kind === 'notes'
-        ? 'note'
-        : r.kind === 'tags'
-          ? 'tags'
-          : r.kind === 'fields' || r.kind === 'create-field'
-            ? 'fields'
-            : 'contact';
     const fault =
-      faults[group].shift() ??
+      faults[GROUP[r.kind]].shift() ??
       (now < downUntil || Math.random() < failureRate ? { status: 503 } : undefined);
     if (fault && 'drop' in fault && fault.drop !== 'after') {
       record(0);
@@ -397,18 +536,116 @@ export async function startFakeCrm(options: FakeCrmOptions) {
         error: 'Unprocessable Entity',
       });
     };
+    const query = new URL(req.url ?? '/', 'http://fake').searchParams;
     if (r.kind === 'fields') {
-      return answer(200, { customFields: fields.map((f) => ({ ...f, locationId, position: 0 })) });
+      const model = query.get('model') ?? 'all';
+      return answer(200, {
+        customFields: fields
+          .filter((f) => model === 'all' || f.model === model)
+          .map((f) => ({ ...f, locationId, position: 0 })),
+      });
     }
     if (r.kind === 'create-field') {
       const parsed = createField.safeParse(body);
       if (!parsed.success) return invalid(parsed.error.issues);
-      if (fields.some((f) => f.fieldKey === fieldKeyOf(parsed.data.name))) {
+      const model = parsed.data.model ?? 'contact';
+      if (fields.some((f) => f.fieldKey === fieldKeyOf(parsed.data.name, model))) {
         record(400);
         return send(res, 400, { statusCode: 400, message: 'Custom field already exists' });
       }
-      const field = addField(parsed.data.name, parsed.data.dataType);
+      const field = addField(parsed.data.name, parsed.data.dataType, model);
       return answer(201, { customField: { ...field, locationId, position: 0 } });
+    }
+    const other = query.get('locationId') ?? query.get('location_id');
+    if (
+      (r.kind === 'duplicate' ||
+        r.kind === 'opportunities' ||
+        r.kind === 'pipelines' ||
+        r.kind === 'workflows') &&
+      other !== locationId
+    ) {
+      if (other === null) {
+        const name = r.kind === 'opportunities' ? 'location_id' : 'locationId';
+        record(422);
+        return send(res, 422, {
+          statusCode: 422,
+          message: [`${name} should not be empty`],
+          error: 'Unprocessable Entity',
+        });
+      }
+      record(403);
+      return send(res, 403, {
+        statusCode: 403,
+        message: 'The token does not have access to this location.',
+      });
+    }
+    if (r.kind === 'duplicate') {
+      const found = matching({
+        email: query.get('email') ?? undefined,
+        phone: query.get('number') ?? undefined,
+      });
+      return answer(200, { contact: found ? { id: found[0], ...found[1] } : null });
+    }
+    if (r.kind === 'pipelines')
+      return answer(200, { pipelines: pipelines.map((p) => ({ ...p, locationId })) });
+    if (r.kind === 'workflows')
+      return answer(200, { workflows: workflows.map((w) => ({ ...w, locationId, version: 1 })) });
+    if (r.kind === 'opportunities') {
+      const status = query.get('status');
+      const list = opportunities.filter(
+        (o) =>
+          (!query.get('pipeline_id') || o.pipelineId === query.get('pipeline_id')) &&
+          (!query.get('pipeline_stage_id') ||
+            o.pipelineStageId === query.get('pipeline_stage_id')) &&
+          (!query.get('contact_id') || o.contactId === query.get('contact_id')) &&
+          (!status || status === 'all' || o.status === status),
+      );
+      const limit = Math.min(100, Number(query.get('limit') ?? 20) || 20);
+      return answer(200, {
+        opportunities: list.slice(0, limit),
+        meta: { total: list.length, currentPage: 1 },
+      });
+    }
+    if (r.kind === 'opportunity') {
+      const parsed = createOpportunity.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error.issues);
+      const o = parsed.data;
+      const pipeline = pipelines.find((p) => p.id === o.pipelineId);
+      const refusal = !pipeline
+        ? 'Pipeline not found'
+        : o.pipelineStageId && !pipeline.stages.some((st) => st.id === o.pipelineStageId)
+          ? 'Pipeline stage not found'
+          : !contacts.has(o.contactId)
+            ? 'Contact not found'
+            : null;
+      if (o.locationId !== locationId) {
+        record(403);
+        return send(res, 403, {
+          statusCode: 403,
+          message: 'The token does not have access to this location.',
+        });
+      }
+      if (refusal) {
+        record(400);
+        return send(res, 400, { statusCode: 400, message: refusal });
+      }
+      const opportunity: FakeOpportunity = {
+        id: `op${opportunities.length + 1}`,
+        name: o.name,
+        pipelineId: o.pipelineId,
+        ...(o.pipelineStageId ? { pipelineStageId: o.pipelineStageId } : {}),
+        status: o.status,
+        contactId: o.contactId,
+        locationId,
+        ...(o.monetaryValue !== undefined ? { monetaryValue: o.monetaryValue } : {}),
+        customFields: storedFields(o.customFields, [], 'opportunity').map((f) => ({
+          id: f.id,
+          fieldValue: f.value,
+        })),
+        createdAt: new Date().toISOString(),
+      };
+      opportunities.push(opportunity);
+      return answer(201, { opportunity });
     }
     if (r.kind === 'search') {
       const parsed = z
@@ -496,6 +733,16 @@ export async function startFakeCrm(options: FakeCrmOptions) {
       return send(res, 400, { statusCode: 400, message: 'Contact not found' });
     }
     if (r.kind === 'get-contact') return answer(200, { contact: { id: contactId, ...contact } });
+    if (r.kind === 'enrol') {
+      const parsed = enrolBody.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error.issues);
+      if (!workflows.some((w) => w.id === r.workflowId)) {
+        record(400);
+        return send(res, 400, { statusCode: 400, message: 'Workflow not found' });
+      }
+      enrolments.push({ contactId, workflowId: r.workflowId ?? '', at: Date.now() });
+      return answer(200, { succeded: true });
+    }
     if (r.kind === 'tags') {
       const parsed = tagsBody.safeParse(body);
       if (!parsed.success) return invalid(parsed.error.issues);
@@ -527,6 +774,17 @@ export async function startFakeCrm(options: FakeCrmOptions) {
     calls,
     /** The location's custom fields. */
     fields,
+    opportunities,
+    /** Each enrolment of a contact in a workflow, in order. */
+    enrolments,
+    /** An opportunity's custom field values by their key (`lead_source`). */
+    opportunityFieldsOf: (opportunity: FakeOpportunity): Record<string, unknown> =>
+      Object.fromEntries(
+        opportunity.customFields.map((v) => [
+          fields.find((f) => f.id === v.id)?.fieldKey.replace(/^opportunity\./, '') ?? v.id,
+          v.fieldValue,
+        ]),
+      ),
     /** A contact's custom field values by their key (`utm_source`), as a person reads them. */
     fieldsOf: (contactId: string): Record<string, unknown> => {
       const values = (contacts.get(contactId)?.customFields ?? []) as Array<{
@@ -545,7 +803,7 @@ export async function startFakeCrm(options: FakeCrmOptions) {
       const c = contacts.get(contactId);
       if (c) c.tags = [...new Set([...((c.tags as string[]) ?? []), ...tags])];
     },
-    fail: (kind: 'contact' | 'note' | 'tags' | 'fields', ...f: Fault[]) => faults[kind].push(...f),
+    fail: (kind: FaultGroup, ...f: Fault[]) => faults[kind].push(...f),
     setFailureRate: (rate: number) => {
       failureRate = rate;
     },
@@ -562,6 +820,12 @@ export async function startFakeCrm(options: FakeCrmOptions) {
       for (const c of contacts.values()) seen.set(c.email, (seen.get(c.email) ?? 0) + 1);
       return [...seen.values()].reduce((n, k) => n + k - 1, 0);
     },
+    /** Opportunities made more than once for one submission (the id their name ends with). */
+    duplicateOpportunities: () => {
+      const seen = new Map<string, number>();
+      for (const o of opportunities) seen.set(o.name, (seen.get(o.name) ?? 0) + 1);
+      return [...seen.values()].reduce((n, k) => n + k - 1, 0);
+    },
     /** Notes added more than once for one submission (their "Submission:" lines). */
     duplicateNotes: () => {
       const seen = new Map<string, number>();
@@ -571,6 +835,12 @@ export async function startFakeCrm(options: FakeCrmOptions) {
       }
       return [...seen.values()].reduce((n, k) => n + k - 1, 0);
     },
+    /** The pipeline, stage and workflow every lead goes to, as an operator sets them. */
+    pipelineEnv: (): Record<string, string> => ({
+      GHL_PIPELINE_ID: pipelines[0]?.id ?? '',
+      GHL_PIPELINE_STAGE_ID: pipelines[0]?.stages[0]?.id ?? '',
+      GHL_WORKFLOW_ID: workflows[0]?.id ?? '',
+    }),
     /** Environment for the lead endpoint or `claimsite leads retry` to reach this CRM. */
     env: (): Record<string, string> => ({
       GHL_API_VERSION: options.api,

@@ -55,24 +55,42 @@ export const touchValueOk = (field: TouchField | 'at', value: string) =>
 const SEARCH = /(?:^|\.)(google|bing|duckduckgo|yahoo|ecosia|qwant)\.[a-z.]+$/;
 
 /**
- * The lead's source as people read it: "google / cpc / spring-flood" (source, medium,
- * campaign); from an ad click id alone, the ad network; from a referring site, that site;
- * "direct" when the visit named none (typed in, a bookmark, an app).
+ * Where a touch came from, as source, medium and campaign: its campaign parameters; from an ad
+ * click id alone, the ad network; from a referring site, that site; "direct" / "(none)" when the
+ * visit named none (typed in, a bookmark, an app).
  */
-export function sourceOf(touch: Touch | undefined): string {
+export function channelOf(touch: Touch | undefined): {
+  source: string;
+  medium: string;
+  campaign?: string;
+} {
   const t = touch ?? {};
-  let source = 'direct';
-  if (t.utm_source || t.utm_medium || t.utm_campaign) {
-    source = [t.utm_source ?? '(not set)', t.utm_medium ?? '(not set)', t.utm_campaign]
-      .filter(Boolean)
-      .join(' / ');
-  } else if (t.gclid || t.gbraid || t.wbraid) source = 'google / cpc';
-  else if (t.msclkid) source = 'bing / cpc';
-  else if (t.fbclid) source = 'facebook / social';
-  else if (t.referrer) {
+  if (t.utm_source || t.utm_medium || t.utm_campaign)
+    return {
+      source: t.utm_source ?? '(not set)',
+      medium: t.utm_medium ?? '(not set)',
+      ...(t.utm_campaign ? { campaign: t.utm_campaign } : {}),
+    };
+  if (t.gclid || t.gbraid || t.wbraid) return { source: 'google', medium: 'cpc' };
+  if (t.msclkid) return { source: 'bing', medium: 'cpc' };
+  if (t.fbclid) return { source: 'facebook', medium: 'social' };
+  if (t.referrer) {
     const host = t.referrer.replace(/^https?:\/\//, '').replace(/:\d+$/, '');
     const engine = SEARCH.exec(host)?.[1];
-    source = engine ? `${engine} / organic` : `${host.replace(/^www\./, '')} / referral`;
+    return engine
+      ? { source: engine, medium: 'organic' }
+      : { source: host.replace(/^www\./, ''), medium: 'referral' };
   }
-  return source.slice(0, 300);
+  return { source: 'direct', medium: '(none)' };
+}
+
+/**
+ * The lead's source as people read it: "google / cpc / spring-flood" (source, medium,
+ * campaign), "google / cpc", "example.com / referral", or "direct".
+ */
+export function sourceOf(touch: Touch | undefined): string {
+  const c = channelOf(touch);
+  const text =
+    c.source === 'direct' ? 'direct' : [c.source, c.medium, c.campaign].filter(Boolean).join(' / ');
+  return text.slice(0, 300);
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from '@netlify/blobs';
 import { personKeys } from './person.js';
+import { type CountedLead, factsOf, type LeadFacts } from './report.js';
 import { MAX_BODY_BYTES } from './rules.js';
 import {
   type AddResult,
@@ -42,7 +43,11 @@ export class BlobLeadStore implements LeadStore {
     } | null;
     if ((counted?.waiting ?? 0) >= maxWaiting) return 'full';
     const r = await this.blobs.setJSON(`waiting/${entry.submissionId}`, entry, { onlyIfNew: true });
-    return r.modified ? 'added' : 'waiting';
+    if (!r.modified) return 'waiting';
+    await this.blobs.setJSON(`facts/${entry.submissionId}`, factsOf(entry.lead, entry.receivedAt), {
+      onlyIfNew: true,
+    });
+    return 'added';
   }
 
   async keep(entry: WaitingLead): Promise<void> {
@@ -140,6 +145,21 @@ export class BlobLeadStore implements LeadStore {
     const held = await this.find(person);
     for (const r of held) await this.blobs.delete(`${r.kind}/${r.entry.submissionId}`);
     return held.length;
+  }
+
+  async counted(since?: string): Promise<CountedLead[]> {
+    const { blobs } = await this.blobs.list({ prefix: 'facts/' });
+    const out: CountedLead[] = [];
+    for (const { key } of blobs) {
+      const facts = (await this.blobs.get(key, { type: 'json' })) as LeadFacts | null;
+      if (!facts || (since && facts.receivedAt < since)) continue;
+      const submissionId = key.slice('facts/'.length);
+      out.push({ ...facts, submissionId, status: (await this.status(submissionId)) ?? 'dropped' });
+    }
+    return out.sort(
+      (a, b) =>
+        a.receivedAt.localeCompare(b.receivedAt) || a.submissionId.localeCompare(b.submissionId),
+    );
   }
 
   async expire(before: string): Promise<number> {

@@ -1,6 +1,8 @@
 import { basePathOf, links } from '../urls.js';
 import { SITEVERIFY_URL } from './bots.js';
 import { TrustedProxies } from './client-ip.js';
+import { checkLeadValues, DEFAULT_LEAD_VALUES, type LeadValues } from './lead-values.js';
+import { ESTIMATED_VALUES } from './rules.js';
 
 /** Everything the lead endpoint needs, from the environment only: never from data/ or dist/. */
 export interface LeadConfig {
@@ -11,6 +13,13 @@ export interface LeadConfig {
   baseUrl: string;
   /** Custom field key to the location's field id, where the CRM wants ids (v2). */
   customFieldIds: Record<string, string>;
+  /** Each delivered lead becomes an opportunity in this pipeline and stage (v2), when set. */
+  pipelineId?: string;
+  pipelineStageId?: string;
+  /** Each submission enrols its contact in this workflow (v2), when set. */
+  workflowId?: string;
+  /** What a lead is worth by its loss range: the opportunity's value (LEAD_VALUES). */
+  leadValues: LeadValues;
   /**
    * The SQLite database of a Node host (LEAD_OUTBOX_PATH); an older version's `leads.jsonl`
    * names the folder it is made in.
@@ -82,6 +91,7 @@ export function configFromEnv(
       throw new ConfigError('GHL_CUSTOM_FIELD_IDS must be a JSON object of field key to field id');
     }
   }
+  const pipeline = pipelineOf(env);
   const origins = (env.SITE_ORIGIN ?? originOf(env.SITE_URL) ?? defaults.siteOrigin ?? '')
     .split(',')
     .map((o) => o.trim().replace(/\/+$/, ''))
@@ -106,6 +116,8 @@ export function configFromEnv(
     locationId,
     baseUrl: (env.GHL_BASE_URL ?? DEFAULT_BASE_URL[api]).replace(/\/+$/, ''),
     customFieldIds,
+    ...pipeline,
+    leadValues: leadValuesOf(env.LEAD_VALUES),
     outboxPath: env.LEAD_OUTBOX_PATH?.trim() || DEFAULT_OUTBOX_PATH,
     ...(storeUrl ? { storeUrl } : {}),
     maxWaiting: positive(env, 'LEAD_MAX_WAITING', 50_000),
@@ -123,6 +135,39 @@ export function configFromEnv(
     ...(env.TURNSTILE_SECRET?.trim() ? { turnstileSecret: env.TURNSTILE_SECRET.trim() } : {}),
     turnstileVerifyUrl: env.TURNSTILE_VERIFY_URL?.trim() || SITEVERIFY_URL,
   };
+}
+
+/** GHL_PIPELINE_ID and GHL_PIPELINE_STAGE_ID go together; GHL_WORKFLOW_ID goes alone. */
+function pipelineOf(env: NodeJS.ProcessEnv) {
+  const pipelineId = env.GHL_PIPELINE_ID?.trim();
+  const pipelineStageId = env.GHL_PIPELINE_STAGE_ID?.trim();
+  const workflowId = env.GHL_WORKFLOW_ID?.trim();
+  if (Boolean(pipelineId) !== Boolean(pipelineStageId))
+    throw new ConfigError(
+      pipelineId
+        ? 'GHL_PIPELINE_STAGE_ID is required with GHL_PIPELINE_ID: the stage new leads start in'
+        : 'GHL_PIPELINE_ID is required with GHL_PIPELINE_STAGE_ID: the pipeline the stage is in',
+    );
+  return {
+    ...(pipelineId && pipelineStageId ? { pipelineId, pipelineStageId } : {}),
+    ...(workflowId ? { workflowId } : {}),
+  };
+}
+
+function leadValuesOf(raw: string | undefined): LeadValues {
+  if (!raw?.trim()) return DEFAULT_LEAD_VALUES;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(
+      'LEAD_VALUES must be a JSON object of loss range to value in dollars, such as {"100k_250k": 17500}',
+    );
+  }
+  const checked = checkLeadValues(parsed, ESTIMATED_VALUES);
+  if ('error' in checked) throw new ConfigError(`LEAD_VALUES ${checked.error}`);
+  // The owner's entries over the defaults: a range they leave out keeps its default.
+  return { ...DEFAULT_LEAD_VALUES, ...checked.table };
 }
 
 function atLeastZero(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -1,6 +1,14 @@
 import type { LeadConfig } from './config.js';
+import {
+  type Call,
+  type Existing,
+  findExisting,
+  refusedFields,
+  upsertBody,
+} from './contact-write.js';
 import { CustomFieldIds, type LocationField } from './custom-fields.js';
 import { type Log, redact } from './log.js';
+import { ensureOpportunity } from './opportunity.js';
 import { type ContactFields, contactFields, noteBody, submissionMark } from './payload.js';
 import type { Lead } from './schema.js';
 
@@ -17,6 +25,8 @@ export class CrmError extends Error {
     readonly status?: number,
     readonly retryAfterMs?: number,
     readonly ambiguous = false,
+    /** The CRM's own messages, as its answer listed them (a 422 names the fields it refused). */
+    readonly messages: readonly string[] = [],
   ) {
     super(message);
     this.name = 'CrmError';
@@ -27,13 +37,19 @@ export class CrmError extends Error {
 export interface Progress {
   contactId?: string;
   noteMayExist?: boolean;
+  /** Fields the CRM refused, which the contact went without: the note names them. */
+  refused?: string[];
+  /** The submission's opportunity, once made. */
+  opportunityId?: string;
+  /** The contact was enrolled in the workflow for this submission. */
+  enrolled?: boolean;
 }
 
 /** A delivery that stopped: why, at which step, and how far it got. */
 export class DeliveryError extends Error {
   constructor(
     readonly crm: CrmError,
-    readonly step: 'contact' | 'tags' | 'note',
+    readonly step: 'contact' | 'tags' | 'opportunity' | 'workflow' | 'note',
     readonly progress: Progress,
   ) {
     super(`${step}: ${crm.message}`);
@@ -139,9 +155,16 @@ interface Api {
   fieldsUrl?: string;
   /** v2 can list a contact's notes, to find one an ambiguous attempt may have added. */
   listsNotes: boolean;
+  /** v2 looks the person up first, makes opportunities and enrols in workflows. */
+  v2: boolean;
   headers: Record<string, string>;
   /** The contact's body, its custom fields by the ids resolved for their keys. */
-  contactBody: (c: ContactFields, ids: Record<string, string>) => unknown;
+  contactBody: (
+    c: ContactFields,
+    ids: Record<string, string>,
+    existing: Existing,
+    refused: ReadonlySet<string>,
+  ) => Record<string, unknown>;
 }
 
 function api(config: LeadConfig): Api {
@@ -156,17 +179,17 @@ function api(config: LeadConfig): Api {
       contactUrl: `${config.baseUrl}/v1/contacts/`,
       noteUrl: (id) => `${config.baseUrl}/v1/contacts/${encodeURIComponent(id)}/notes/`,
       listsNotes: false,
+      v2: false,
       headers: auth,
-      // The seed's payload: v1 knows the custom fields by key, and takes no address parts.
-      contactBody: (c) => ({
-        email: c.email,
-        phone: c.phone,
-        firstName: c.firstName,
-        lastName: c.lastName,
-        address1: c.address1,
+      // The seed's payload, without the fields the visitor left empty: v1 knows the custom fields
+      // by key, and takes no address parts.
+      contactBody: ({ standard: { email, phone, firstName, lastName, address1 }, ...c }) => ({
+        ...Object.fromEntries(
+          Object.entries({ email, phone, firstName, lastName, address1 }).filter(([, v]) => v),
+        ),
         tags: c.tags,
-        source: c.source,
-        customField: c.custom,
+        source: c.first.source,
+        customField: { ...c.custom, ...c.first.custom },
       }),
     };
   }
@@ -179,14 +202,10 @@ function api(config: LeadConfig): Api {
     tagsUrl: (id) => `${config.baseUrl}/contacts/${encodeURIComponent(id)}/tags`,
     fieldsUrl: `${config.baseUrl}/locations/${location}/customFields?model=contact`,
     listsNotes: true,
+    v2: true,
     headers: { ...auth, Version: '2021-07-28' },
-    contactBody: ({ custom, tags: _added, ...c }, ids) => ({
-      ...c,
-      locationId: config.locationId,
-      customFields: Object.entries(custom)
-        .filter(([key]) => ids[key])
-        .map(([key, field_value]) => ({ id: ids[key], field_value })),
-    }),
+    contactBody: (c, ids, existing, refused) =>
+      upsertBody(c, ids, existing, config.locationId, refused),
   };
 }
 
@@ -221,12 +240,7 @@ export function createCrmClient(
   const a = api(config);
 
   /** One call, within the deadline and the rate limit, judged by its status. */
-  const call = async (
-    method: 'GET' | 'POST',
-    url: string,
-    body: unknown,
-    deadline: number,
-  ): Promise<unknown> => {
+  const call: Call = async (method, url, body, deadline) => {
     await gate.wait(deadline);
     const left = deadline - Date.now();
     if (left < MIN_REQUEST_MS) throw new CrmError('out of time', 'transient');
@@ -270,7 +284,7 @@ export function createCrmClient(
         res.status >= 500,
       );
     }
-    throw new CrmError(reason, 'permanent', res.status);
+    throw new CrmError(reason, 'permanent', res.status, undefined, false, crmMessages(json));
   };
 
   const fieldsUrl = a.fieldsUrl;
@@ -287,18 +301,40 @@ export function createCrmClient(
       )
     : null;
 
-  // Retried whole (listing the fields included) by deliver's withRetry.
-  const writeContact = async (lead: Lead, deadline: number): Promise<string> => {
+  // Retried whole (listing the fields and looking the person up included) by withRetry.
+  const writeContact = async (lead: Lead, deadline: number, refused: Set<string>) => {
     const fields = contactFields(lead);
-    const ids = fieldIds
-      ? await fieldIds.resolve(Object.keys(fields.custom), deadline)
-      : config.customFieldIds;
-    const json = (await call('POST', a.contactUrl, a.contactBody(fields, ids), deadline)) as {
-      contact?: { id?: string };
-    } | null;
-    const id = json?.contact?.id;
-    if (!id) throw new CrmError('answered without a contact id', 'transient');
-    return id;
+    const keys = [...Object.keys(fields.custom), ...Object.keys(fields.first.custom)];
+    const ids = fieldIds ? await fieldIds.resolve(keys, deadline) : config.customFieldIds;
+    const existing: Existing = a.v2
+      ? await findExisting(call, config, fields, ids, deadline)
+      : { found: false };
+    for (;;) {
+      const body = a.contactBody(fields, ids, existing, refused);
+      try {
+        const json = (await call('POST', a.contactUrl, body, deadline)) as {
+          contact?: { id?: string };
+        } | null;
+        const id = json?.contact?.id;
+        if (!id) throw new CrmError('answered without a contact id', 'transient');
+        return id;
+      } catch (err) {
+        const named = refusedFields(
+          (err as CrmError).status,
+          (err as CrmError).messages ?? [],
+          body,
+          ids,
+        );
+        // Without its e-mail or phone a contact could not be found again: a second would be made.
+        const lost = named.includes('email') && !(body.phone && !named.includes('phone'));
+        if (named.length === 0 || lost || (named.includes('phone') && !body.email)) throw err;
+        for (const f of named) refused.add(f);
+        log('CRM refused fields: the contact goes without them', {
+          submissionId: lead.submissionId,
+          fields: named,
+        });
+      }
+    }
   };
 
   const hasNote = async (contactId: string, lead: Lead, deadline: number): Promise<boolean> => {
@@ -309,68 +345,160 @@ export function createCrmClient(
     return (json?.notes ?? []).some((n) => n.body?.includes(mark));
   };
 
+  /** A step of a delivery, retried within the deadline; its failure stops the delivery. */
+  const step = async <T>(
+    lead: Lead,
+    name: DeliveryError['step'],
+    done: Progress,
+    fn: () => Promise<T>,
+    deadline: number,
+  ): Promise<T> => {
+    try {
+      return await withRetry(fn, policy, deadline);
+    } catch (err) {
+      const e = err as CrmError;
+      log(STEP_FAILED[name], {
+        submissionId: lead.submissionId,
+        ...(done.contactId ? { contactId: done.contactId } : {}),
+        error: redact(e.message, lead),
+      });
+      throw new DeliveryError(e, name, done);
+    }
+  };
+
+  /**
+   * A step the lead is delivered without when the CRM refuses it for good (an unknown pipeline or
+   * workflow, a scope the token lacks): the note says so, and `claimsite leads check` names the
+   * fix. Only a passing failure stops the delivery, to be tried again.
+   */
+  const optional = async (
+    lead: Lead,
+    name: 'opportunity' | 'workflow',
+    done: Progress,
+    failed: string[],
+    fn: () => Promise<void>,
+    deadline: number,
+  ) => {
+    try {
+      await step(lead, name, done, fn, deadline);
+    } catch (err) {
+      const e = (err as DeliveryError).crm;
+      if (e.kind === 'transient') throw err;
+      failed.push(
+        `${name === 'opportunity' ? 'Opportunity' : 'Workflow enrolment'} refused by the CRM: ${e.message}`,
+      );
+    }
+  };
+
+  /** The opportunity and the workflow enrolment, each once per submission. */
+  const followUp = async (lead: Lead, done: Progress, deadline: number): Promise<string[]> => {
+    const failed: string[] = [];
+    const contactId = done.contactId ?? '';
+    const { pipelineId, pipelineStageId, workflowId } = config;
+    if (a.v2 && pipelineId && pipelineStageId && !done.opportunityId)
+      await optional(
+        lead,
+        'opportunity',
+        done,
+        failed,
+        async () => {
+          done.opportunityId = await ensureOpportunity(
+            call,
+            { ...config, pipelineId, pipelineStageId },
+            lead,
+            contactId,
+            deadline,
+          );
+        },
+        deadline,
+      );
+    if (a.v2 && workflowId && !done.enrolled)
+      await optional(
+        lead,
+        'workflow',
+        done,
+        failed,
+        async () => {
+          const url = `${config.baseUrl}/contacts/${encodeURIComponent(contactId)}/workflow/${encodeURIComponent(workflowId)}`;
+          await call('POST', url, {}, deadline);
+          done.enrolled = true;
+        },
+        deadline,
+      );
+    return failed;
+  };
+
   return {
     async deliver(lead, { deadline, progress = {} }) {
       const done: Progress = { ...progress };
       if (!done.contactId) {
-        try {
-          done.contactId = await withRetry(() => writeContact(lead, deadline), policy, deadline);
-        } catch (err) {
-          const e = err as CrmError;
-          log('Failed to submit contact to GHL', {
-            submissionId: lead.submissionId,
-            error: redact(e.message, lead),
-          });
-          throw new DeliveryError(e, 'contact', done);
-        }
-      }
-      const contactId = done.contactId;
-      const tagsUrl = a.tagsUrl;
-      if (tagsUrl) {
-        // Adding tags the contact has already changes nothing: a retry simply adds them again.
-        try {
-          await withRetry(
-            () => call('POST', tagsUrl(contactId), { tags: contactFields(lead).tags }, deadline),
-            policy,
-            deadline,
-          );
-        } catch (err) {
-          const e = err as CrmError;
-          log('Failed to add tags to contact', {
-            submissionId: lead.submissionId,
-            contactId,
-            error: e.message,
-          });
-          throw new DeliveryError(e, 'tags', done);
-        }
-      }
-      try {
-        await withRetry(
-          async () => {
-            if (done.noteMayExist && a.listsNotes && (await hasNote(contactId, lead, deadline)))
-              return;
-            try {
-              await call('POST', a.noteUrl(contactId), { body: noteBody(lead) }, deadline);
-            } catch (err) {
-              if ((err as CrmError).ambiguous) done.noteMayExist = true;
-              throw err;
-            }
-          },
-          policy,
+        const refused = new Set(done.refused ?? []);
+        done.contactId = await step(
+          lead,
+          'contact',
+          done,
+          () => writeContact(lead, deadline, refused),
           deadline,
         );
-        return { contactId, noteAdded: true };
-      } catch (err) {
-        const e = err as CrmError;
-        log('Failed to add note to contact', {
-          submissionId: lead.submissionId,
-          contactId,
-          error: redact(e.message, lead),
-        });
-        throw new DeliveryError(e, 'note', done);
+        if (refused.size > 0) done.refused = [...refused];
       }
+      const contactId = done.contactId;
+      // The note comes last: found, it says every step before it was done.
+      if (done.noteMayExist && a.listsNotes) {
+        if (await step(lead, 'note', done, () => hasNote(contactId, lead, deadline), deadline))
+          return { contactId, noteAdded: true };
+        done.noteMayExist = false;
+      }
+      const tagsUrl = a.tagsUrl;
+      // Adding tags the contact has already changes nothing: a retry simply adds them again.
+      if (tagsUrl)
+        await step(
+          lead,
+          'tags',
+          done,
+          () => call('POST', tagsUrl(contactId), { tags: contactFields(lead).tags }, deadline),
+          deadline,
+        );
+      const failed = await followUp(lead, done, deadline);
+      await step(
+        lead,
+        'note',
+        done,
+        async () => {
+          if (done.noteMayExist && a.listsNotes && (await hasNote(contactId, lead, deadline)))
+            return;
+          try {
+            await call(
+              'POST',
+              a.noteUrl(contactId),
+              { body: noteBody(lead, { refused: done.refused, failed }) },
+              deadline,
+            );
+          } catch (err) {
+            if ((err as CrmError).ambiguous) done.noteMayExist = true;
+            throw err;
+          }
+        },
+        deadline,
+      );
+      return { contactId, noteAdded: true };
     },
   };
+}
+
+const STEP_FAILED: Record<DeliveryError['step'], string> = {
+  contact: 'Failed to submit contact to GHL',
+  tags: 'Failed to add tags to contact',
+  opportunity: 'Failed to create the opportunity',
+  workflow: 'Failed to enrol the contact in the workflow',
+  note: 'Failed to add note to contact',
+};
+
+/** The messages of a GoHighLevel refusal, {statusCode, message: string | string[], error}. */
+function crmMessages(json: unknown): string[] {
+  const message = (json as { message?: unknown } | null)?.message;
+  if (Array.isArray(message)) return message.filter((m): m is string => typeof m === 'string');
+  return typeof message === 'string' ? [message] : [];
 }
 
 /** The CRM's own words for a refusal: GoHighLevel answers {statusCode, message, error}. */

@@ -8,6 +8,7 @@ import {
   allWaiting,
   firstWait,
   type LeadStore,
+  laterSteps,
   type WaitingLead,
 } from './store.js';
 
@@ -161,7 +162,11 @@ export async function drain(
         try {
           const { contactId } = await d.crm.deliver(entry.lead, {
             deadline: Math.min(now + 15_000, until),
-            progress: { contactId: entry.contactId, noteMayExist: entry.noteMayExist },
+            progress: {
+              contactId: entry.contactId,
+              noteMayExist: entry.noteMayExist,
+              ...laterSteps(entry),
+            },
           });
           d.log('lead delivered', { submissionId: entry.submissionId, contactId, from: 'outbox' });
           await d.store.delivered(entry.submissionId, contactId);

@@ -23,3 +23,16 @@ export function phoneKey(phone: string | undefined): string | null {
 export function personKeys(lead: { email?: string; phone?: string }) {
   return { email: emailKey(lead.email), phone: phoneKey(lead.phone) };
 }
+
+/**
+ * A phone number as the CRM takes it: E.164 (`+14165550199`), with its extension apart (the
+ * note carries it: GoHighLevel's phone field has no place for one). Null when libphonenumber
+ * cannot read it as a valid number; the number then goes only in the note, as typed.
+ */
+export function crmPhone(phone: string | undefined): { e164: string; ext?: string } | null {
+  if (!phone?.trim()) return null;
+  // libphonenumber reads "ext." and "x", not the French "poste".
+  const parsed = parsePhoneNumberFromString(phone.replace(/\bposte\b/i, 'ext.'), 'CA');
+  if (!parsed?.isValid()) return null;
+  return { e164: parsed.number, ...(parsed.ext ? { ext: parsed.ext } : {}) };
+}

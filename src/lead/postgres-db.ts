@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Result, type SqlDatabase, type Statement, schema } from './sql.js';
+import { ADDED_COLUMNS, type Result, type SqlDatabase, type Statement, schema } from './sql.js';
 
 /**
  * PostgreSQL (version 14 or newer) through `pg`: the store several Node hosts share behind a
@@ -42,6 +42,9 @@ export async function openPostgres(
     await transaction([
       { sql: "SELECT pg_advisory_xact_lock(hashtext('claimsite lead store schema'))" },
       ...[...schema(POSTGRES_TYPES), ...COUNT_TRIGGER].map((sql) => ({ sql })),
+      ...ADDED_COLUMNS.map(({ table, column, type }) => ({
+        sql: `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${type}`,
+      })),
     ]);
   } catch (err) {
     await pool.end();

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { PROVINCE_CODES } from '../site/provinces.js';
 import { TOUCH_FIELDS, TOUCH_RULES, type TouchField } from './attribution.js';
 import { CONSENT_VERSION, consentVersion } from './consent-wording.js';
+import { normalPostalCode, POSTAL_CODE } from './postal-code.js';
 import {
   CLAIM_TYPES,
   DAMAGE_TYPES,
@@ -50,6 +51,8 @@ const touch = z.object(
   >,
 );
 
+const choice = z.enum(['granted', 'denied'], { error: 'must be granted or denied' }).optional();
+
 /** Fields every form sends besides its answers. */
 const envelope = {
   submissionId: z.string().regex(/^[A-Za-z0-9-]{16,64}$/, 'is not a submission id'),
@@ -67,10 +70,9 @@ const envelope = {
   /** The consent wording shown under the form, word for word, and its version. */
   consentText: optionalLine(1000),
   consentVersion: z.string().regex(CONSENT_VERSION, 'is not a consent version').optional(),
-  /** The visitor's analytics choice when the form was sent, on a site that asks for one. */
-  analyticsConsent: z
-    .enum(['granted', 'denied'], { error: 'must be granted or denied' })
-    .optional(),
+  /** The visitor's choices when the form was sent, by purpose, on a site that asks for them. */
+  analyticsConsent: choice,
+  advertisingConsent: choice,
 };
 
 /** The version a form sends must be the one of the wording it sends. */
@@ -103,6 +105,18 @@ export const claimSchema = z
     email,
     phone: line(LIMITS.phone),
     address: line(LIMITS.address),
+    /** The property's city and postal code, when the visitor gives them (both optional). */
+    propertyCity: optionalLine(LIMITS.city),
+    postalCode: z
+      .string()
+      .trim()
+      .refine(
+        (v) => v === '' || POSTAL_CODE.test(v),
+        'is not a Canadian postal code, such as M5V 2T6',
+      )
+      .transform((v) => (v ? normalPostalCode(v) : ''))
+      .optional()
+      .default(''),
     preferredContact: z.enum(PREFERRED_CONTACT, { error: 'must be phone, email or both' }),
   })
   .refine(consentMatches, consentIssue);

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { personKeys } from './person.js';
+import { type CountedLead, type FactStatus, factsOf, type LeadFacts } from './report.js';
 import { MAX_BODY_BYTES } from './rules.js';
 import type { Lead } from './schema.js';
 import { LEAD_COLUMNS, type SqlDatabase, type Statement } from './sql.js';
@@ -14,6 +15,7 @@ import type {
   WaitingCursor,
   WaitingLead,
 } from './store.js';
+import { laterSteps } from './store.js';
 
 /** A drain's lease: renewed every third of it while the drain runs, taken over once it lapses. */
 const LEASE_MS = 30_000;
@@ -67,14 +69,14 @@ export class SqlLeadStore implements LeadStore {
 
   async add(entry: WaitingLead, { maxWaiting }: { maxWaiting: number }): Promise<AddResult> {
     const keys = personKeys(entry.lead);
-    const [inserted, found] = await this.batch([
+    const [inserted, , found] = await this.batch([
       {
         // Kept only while fewer than maxWaiting wait: the check and the insert are one.
         sql: `INSERT INTO leads (submission_id, state, received_at, lead, email, phone, attempts,
-                next_attempt_at, reason, contact_id, note_may_exist)
+                next_attempt_at, reason, contact_id, note_may_exist, progress)
               SELECT CAST(? AS TEXT), 'waiting', CAST(? AS TEXT), CAST(? AS JSONB), CAST(? AS TEXT),
                 CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT),
-                CAST(? AS TEXT), CAST(? AS INTEGER)
+                CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT)
               WHERE (SELECT n FROM lead_counts WHERE state = 'waiting') < ?
               ON CONFLICT (submission_id) DO NOTHING`,
         params: [
@@ -88,7 +90,21 @@ export class SqlLeadStore implements LeadStore {
           entry.reason,
           entry.contactId ?? null,
           entry.noteMayExist ? 1 : 0,
+          progressOf(entry),
           maxWaiting,
+        ],
+      },
+      {
+        // Counted once it is kept: not a lead refused at the cap, nor one sent twice.
+        sql: `INSERT INTO lead_facts (submission_id, received_at, facts)
+              SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS JSONB)
+              WHERE EXISTS (SELECT 1 FROM leads WHERE submission_id = ?)
+              ON CONFLICT (submission_id) DO NOTHING`,
+        params: [
+          entry.submissionId,
+          entry.receivedAt,
+          JSON.stringify(factsOf(entry.lead, entry.receivedAt)),
+          entry.submissionId,
         ],
       },
       { sql: 'SELECT state FROM leads WHERE submission_id = ?', params: [entry.submissionId] },
@@ -102,7 +118,7 @@ export class SqlLeadStore implements LeadStore {
     await this.batch([
       {
         sql: `UPDATE leads SET attempts = ?, next_attempt_at = ?, reason = ?,
-                contact_id = COALESCE(?, contact_id), note_may_exist = ?
+                contact_id = COALESCE(?, contact_id), note_may_exist = ?, progress = ?
               WHERE submission_id = ? AND state = 'waiting'`,
         params: [
           entry.attempts,
@@ -110,6 +126,7 @@ export class SqlLeadStore implements LeadStore {
           entry.reason,
           entry.contactId ?? null,
           entry.noteMayExist ? 1 : 0,
+          progressOf(entry),
           entry.submissionId,
         ],
       },
@@ -162,7 +179,7 @@ export class SqlLeadStore implements LeadStore {
               VALUES (?, 'delivered', ?, ?, ?)
               ON CONFLICT (submission_id) DO UPDATE SET state = 'delivered', lead = NULL,
                 email = NULL, phone = NULL, reason = NULL, next_attempt_at = NULL,
-                note_may_exist = 0, contact_id = excluded.contact_id, done_at = excluded.done_at`,
+                note_may_exist = 0, progress = NULL, contact_id = excluded.contact_id, done_at = excluded.done_at`,
         params: [submissionId, now, contactId, now],
       },
     ]);
@@ -233,6 +250,22 @@ export class SqlLeadStore implements LeadStore {
     ]);
     await this.erase();
     return r?.changes ?? 0;
+  }
+
+  async counted(since?: string): Promise<CountedLead[]> {
+    const { rows } = await this.query(
+      `SELECT f.submission_id, f.facts, l.state FROM lead_facts f
+       LEFT JOIN leads l ON l.submission_id = f.submission_id
+       WHERE f.received_at >= ? ORDER BY f.received_at, f.submission_id`,
+      [since ?? ''],
+    );
+    return rows.flatMap((row) => {
+      const facts = (
+        typeof row.facts === 'string' ? JSON.parse(row.facts) : row.facts
+      ) as LeadFacts;
+      const status = (row.state as FactStatus | null) ?? 'dropped';
+      return facts ? [{ ...facts, submissionId: String(row.submission_id), status }] : [];
+    });
   }
 
   /**
@@ -430,7 +463,23 @@ function waitingOf(row: Record<string, unknown>): WaitingLead | null {
     reason: String(row.reason ?? ''),
     ...(row.contact_id ? { contactId: String(row.contact_id) } : {}),
     ...(Number(row.note_may_exist) ? { noteMayExist: true } : {}),
+    ...stepsOf(row.progress),
   };
+}
+
+/** An entry's later steps as the `progress` column keeps them; null when there are none. */
+function progressOf(entry: WaitingLead): string | null {
+  const steps = laterSteps(entry);
+  return steps ? JSON.stringify(steps) : null;
+}
+
+function stepsOf(value: unknown): ReturnType<typeof laterSteps> {
+  if (typeof value !== 'string') return null;
+  try {
+    return laterSteps(JSON.parse(value));
+  } catch {
+    return null;
+  }
 }
 
 function deadOf(row: Record<string, unknown>): DeadLetter | null {

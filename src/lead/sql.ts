@@ -53,6 +53,7 @@ export function schema(types: {
       contact_id TEXT,
       note_may_exist INTEGER NOT NULL DEFAULT 0,
       done_at TEXT,
+      progress TEXT,
       CHECK ((state = 'delivered') = (lead IS NULL)),
       CHECK (lead IS NULL OR ${types.isObject('lead')}),
       CHECK (state <> 'delivered' OR (email IS NULL AND phone IS NULL))
@@ -71,6 +72,14 @@ export function schema(types: {
       id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT, expires_at BIGINT NOT NULL)`,
     `INSERT INTO lead_drain (id, holder, expires_at) VALUES (1, NULL, 0)
       ON CONFLICT (id) DO NOTHING`,
+    // What is counted of each accepted lead, nothing personal (src/lead/report.ts): kept after
+    // its lead is delivered, refused or forgotten, for `claimsite leads report`.
+    `CREATE TABLE IF NOT EXISTS lead_facts (
+      submission_id TEXT PRIMARY KEY,
+      received_at TEXT NOT NULL,
+      facts ${types.json} NOT NULL
+    )`,
+    'CREATE INDEX IF NOT EXISTS lead_facts_by_time ON lead_facts (received_at)',
     // What the health check writes: as much as the largest lead.
     `CREATE TABLE IF NOT EXISTS lead_probe (id INTEGER PRIMARY KEY, data ${types.blob}, at TEXT)`,
   ];
@@ -78,4 +87,11 @@ export function schema(types: {
 
 /** The columns a store reads back. */
 export const LEAD_COLUMNS =
-  'submission_id, state, received_at, lead, attempts, next_attempt_at, reason, contact_id, note_may_exist, done_at';
+  'submission_id, state, received_at, lead, attempts, next_attempt_at, reason, contact_id, note_may_exist, done_at, progress';
+
+/**
+ * Columns added since the table was first made: each engine adds the ones an older database
+ * lacks when it opens it (`progress`: what a delivery achieved besides the contact and note, as
+ * JSON: fields the CRM refused, the opportunity's id, the workflow enrolment).
+ */
+export const ADDED_COLUMNS = [{ table: 'leads', column: 'progress', type: 'TEXT' }] as const;

@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
-import { type Result, type SqlDatabase, type Statement, schema } from './sql.js';
+import { ADDED_COLUMNS, type Result, type SqlDatabase, type Statement, schema } from './sql.js';
 
 /** How long a write waits for another process's transaction to end before it gives up. */
 const BUSY_MS = 5000;
@@ -37,6 +37,7 @@ export function openSqlite(file: string): SqlDatabase {
       db,
       [...schema(SQLITE_TYPES), ...COUNT_TRIGGERS].map((sql) => ({ sql })),
     );
+    addColumns(db);
   } catch (err) {
     db.close();
     throw err;
@@ -94,6 +95,26 @@ const COUNT_TRIGGERS = [
      UPDATE lead_counts SET n = n - 1 WHERE state = OLD.state;
      UPDATE lead_counts SET n = n + 1 WHERE state = NEW.state; END`,
 ];
+
+/**
+ * Adds the columns a database made by an older version lacks. SQLite has no ADD COLUMN IF NOT
+ * EXISTS: the check and the change are one transaction, so two processes opening it at once do
+ * not both add it.
+ */
+function addColumns(db: Database.Database): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    for (const { table, column, type } of ADDED_COLUMNS) {
+      const columns = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
+      if (!columns.some((c) => c.name === column))
+        db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    }
+    db.exec('COMMIT');
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+}
 
 function transaction(db: Database.Database, statements: Statement[]): Result[] {
   // IMMEDIATE takes the write lock at the start, so a transaction never fails halfway for a

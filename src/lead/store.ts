@@ -1,3 +1,4 @@
+import type { CountedLead } from './report.js';
 import type { Lead } from './schema.js';
 
 /**
@@ -18,6 +19,24 @@ export interface WaitingLead {
   reason: string;
   contactId?: string;
   noteMayExist?: boolean;
+  /** The rest of what the attempts achieved (see Progress in crm.ts). */
+  refused?: string[];
+  opportunityId?: string;
+  enrolled?: boolean;
+}
+
+/** What of an entry's progress is kept beyond its contact id and note: one JSON value in a store. */
+export function laterSteps(entry: {
+  refused?: string[];
+  opportunityId?: string;
+  enrolled?: boolean;
+}): { refused?: string[]; opportunityId?: string; enrolled?: boolean } | null {
+  const steps = {
+    ...(entry.refused?.length ? { refused: entry.refused } : {}),
+    ...(entry.opportunityId ? { opportunityId: entry.opportunityId } : {}),
+    ...(entry.enrolled ? { enrolled: true } : {}),
+  };
+  return Object.keys(steps).length ? steps : null;
 }
 
 /** A lead the CRM refused for good (a 4xx it will answer again), with the CRM's reason. */
@@ -107,6 +126,11 @@ export interface LeadStore {
   find(query: PersonQuery & { submissionId?: string }): Promise<HeldRecord[]>;
   /** Deletes every waiting lead and dead letter of a person, bytes included where it can. */
   forget(person: PersonQuery): Promise<number>;
+  /**
+   * What is counted of each lead accepted since `since` (ISO; all by default), oldest first, with
+   * what became of it: nothing personal, and kept after the lead's personal data is gone.
+   */
+  counted(since?: string): Promise<CountedLead[]>;
   /** Deletes the dead letters that died before `before` (ISO); how many went. */
   expire(before: string): Promise<number>;
   /**
@@ -127,7 +151,14 @@ export interface LeadStore {
 export function firstWait(
   lead: Lead,
   reason: string,
-  progress: { contactId?: string; noteMayExist?: boolean; retryAt?: number } = {},
+  progress: {
+    contactId?: string;
+    noteMayExist?: boolean;
+    retryAt?: number;
+    refused?: string[];
+    opportunityId?: string;
+    enrolled?: boolean;
+  } = {},
   now = Date.now(),
 ): WaitingLead {
   return {
@@ -139,6 +170,7 @@ export function firstWait(
     reason,
     ...(progress.contactId ? { contactId: progress.contactId } : {}),
     ...(progress.noteMayExist ? { noteMayExist: true } : {}),
+    ...laterSteps(progress),
   };
 }
 

@@ -29,7 +29,7 @@ function client(policy = fast, extraEnv: Record<string, string> = {}) {
 const lead = () => claimSchema.parse(sampleClaim());
 
 describe('GoHighLevel API v2 (the default)', () => {
-  it('upserts the contact without tags, adds the tags, then the note', async () => {
+  it('looks the person up, upserts the contact without tags, adds the tags, then the note', async () => {
     crm = await startFakeCrm({ api: 'v2', fields: LEAD_FIELDS });
     const { c } = client();
     const l = lead();
@@ -37,28 +37,27 @@ describe('GoHighLevel API v2 (the default)', () => {
     expect(r).toEqual({ contactId: 'c1', noteAdded: true });
     expect(crm.calls.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual([
       'GET /locations/loc_test_123/customFields?model=contact 200',
+      'GET /contacts/search/duplicate?locationId=loc_test_123&email=marie%40example.ca&number=%2B14165550199 200',
       'POST /contacts/upsert 200',
       'POST /contacts/c1/tags 201',
       'POST /contacts/c1/notes 201',
     ]);
     const { customFields, ...contact } = crm.contacts.get('c1') as Record<string, unknown>;
+    // The street line the visitor typed; no city, province or country they did not give.
     expect(contact).toEqual({
       locationId: 'loc_test_123',
       email: 'marie@example.ca',
-      phone: '416-555-0199',
+      phone: '+14165550199',
       firstName: 'Marie-Claire',
       lastName: 'van der Berg',
       address1: '12 King St W, Toronto, ON',
-      city: 'Toronto',
-      state: 'ON',
-      country: 'CA',
       source: 'direct',
       tags: ['Insurance Claim', 'residential', 'water', 'storm'],
     });
     // Every value by the location's own field id.
     const ids = new Map(crm.fields.map((f) => [f.id, f.name]));
     expect((customFields as Array<{ id: string }>).every((f) => ids.has(f.id))).toBe(true);
-    expect(crm.fieldsOf('c1')).toEqual({
+    expect(crm.fieldsOf('c1')).toMatchObject({
       estimated_value: '100k_250k',
       claim_value: '$100,000 - $250,000',
       claim_status: 'Started',
@@ -66,6 +65,9 @@ describe('GoHighLevel API v2 (the default)', () => {
       damage_description: 'A burst pipe flooded the basement.',
       claim_started: 'Yes',
       preferred_contact: 'both',
+      first_source: 'direct',
+      last_source: 'direct',
+      last_gclid: '(none)',
     });
     expect(crm.notes).toHaveLength(1);
     expect(crm.notes[0]?.contactId).toBe('c1');
@@ -75,7 +77,7 @@ describe('GoHighLevel API v2 (the default)', () => {
       'Estimated value: $100,000 - $250,000',
       'Claim with insurer: Started',
       'Description: A burst pipe flooded the basement.',
-      'Preferred contact: Both',
+      'Preferred contact: Both (phone +14165550199, email marie@example.ca)',
       'Source: direct',
       'Attribution: none (no campaign, ad click or referring site)',
       `Submission: ${l.submissionId}`,
@@ -112,7 +114,7 @@ describe('GoHighLevel API v2 (the default)', () => {
   it('sends custom fields by the ids of the location, listed once and read again once for a field it lacked', async () => {
     crm = await startFakeCrm({
       api: 'v2',
-      fields: LEAD_FIELDS.filter((f) => f.name !== 'utm_source'),
+      fields: LEAD_FIELDS.filter((f) => f.name !== 'first_utm_source'),
     });
     const { c, logs } = client();
     await c.deliver(lead(), soon());
@@ -129,10 +131,10 @@ describe('GoHighLevel API v2 (the default)', () => {
       );
     await c.deliver(withSource('c@example.ca', '416-555-0103'), soon());
     expect(listings()).toBe(2);
-    expect(crm.fieldsOf('c3')).toMatchObject({ utm_medium: 'cpc' });
-    expect(crm.fieldsOf('c3')).not.toHaveProperty('utm_source');
+    expect(crm.fieldsOf('c3')).toMatchObject({ first_utm_medium: 'cpc' });
+    expect(crm.fieldsOf('c3')).not.toHaveProperty('first_utm_source');
     expect(logs.find((l) => l[0] === 'custom fields missing in the location')?.[1]).toMatchObject({
-      fields: ['utm_source'],
+      fields: ['first_utm_source'],
     });
     // Still missing a moment later: not listed again for every lead.
     await c.deliver(withSource('d@example.ca', '416-555-0104'), soon());
@@ -140,13 +142,16 @@ describe('GoHighLevel API v2 (the default)', () => {
   });
 
   it('finds a field created after the client first listed them, on the next lead that needs it', async () => {
-    crm = await startFakeCrm({ api: 'v2', fields: LEAD_FIELDS.filter((f) => f.name !== 'gclid') });
+    crm = await startFakeCrm({
+      api: 'v2',
+      fields: LEAD_FIELDS.filter((f) => f.name !== 'first_gclid'),
+    });
     const { c } = client();
     await c.deliver(lead(), soon());
     crm.fields.push({
       id: 'fld_new',
-      name: 'gclid',
-      fieldKey: 'contact.gclid',
+      name: 'first_gclid',
+      fieldKey: 'contact.first_gclid',
       dataType: 'TEXT',
       model: 'contact',
     });
@@ -160,7 +165,7 @@ describe('GoHighLevel API v2 (the default)', () => {
       ),
       soon(),
     );
-    expect(crm.fieldsOf('c2')).toMatchObject({ gclid: 'Cj0KCQ' });
+    expect(crm.fieldsOf('c2')).toMatchObject({ first_gclid: 'Cj0KCQ' });
   });
 
   it('lets an id from GHL_CUSTOM_FIELD_IDS win over the listing', async () => {
@@ -178,7 +183,7 @@ describe('GoHighLevel API v2 (the default)', () => {
     expect(crm.fieldsOf('c1')).not.toHaveProperty('claim_status');
   });
 
-  it('carries the attribution as source and custom fields, and names none on a national page', async () => {
+  it("carries the visit's touch as last_* fields, and the first touch as source and first_*", async () => {
     crm = await startFakeCrm({ api: 'v2', fields: LEAD_FIELDS });
     const { c } = client();
     const attribution = {
@@ -191,25 +196,20 @@ describe('GoHighLevel API v2 (the default)', () => {
     };
     await c.deliver(claimSchema.parse(sampleClaim({ attribution })), soon());
     expect(crm.contacts.get('c1')?.source).toBe('google / cpc / spring-flood');
-    expect(crm.fieldsOf('c1')).toMatchObject(attribution);
+    expect(crm.fieldsOf('c1')).toMatchObject({
+      first_source: 'google / cpc / spring-flood',
+      first_gclid: 'Cj0KCQiA',
+      first_landing_page: '/toronto/',
+      last_source: 'google / cpc / spring-flood',
+      last_utm_campaign: 'spring-flood',
+      last_gclid: 'Cj0KCQiA',
+      last_referrer: 'https://www.google.com',
+      last_utm_term: '(none)',
+    });
+    expect(crm.fieldsOf('c1')).not.toHaveProperty('first_utm_term');
     expect(crm.notes[0]?.body).toContain(
       'Attribution: utm_source=google, utm_medium=cpc, utm_campaign=spring-flood, gclid=Cj0KCQiA, referrer=https://www.google.com, landing_page=/toronto/',
     );
-    // The national questionnaire names no city; a province page names its province.
-    await c.deliver(
-      claimSchema.parse(
-        sampleClaim({
-          email: 'n@example.ca',
-          phone: '204-555-0100',
-          city: 'Manitoba',
-          province: 'MB',
-          page: '/canada/manitoba/',
-        }),
-      ),
-      soon(),
-    );
-    expect(crm.contacts.get('c2')).toMatchObject({ state: 'MB', country: 'CA' });
-    expect(crm.contacts.get('c2')).not.toHaveProperty('city');
   });
 
   it('delivers the contact and its note when the token may not read custom fields, and says so', async () => {
@@ -258,8 +258,8 @@ describe('GoHighLevel API v2 (the default)', () => {
     const err = (await c.deliver(lead(), soon()).catch((e) => e)) as DeliveryError;
     expect(err.crm.kind).toBe('auth');
     expect(err.message).toContain('HTTP 401');
-    // The field listing is refused, then the upsert: neither is tried again.
-    expect(crm.calls.map((x) => x.status)).toEqual([401, 401]);
+    // The field listing is refused, the look-up, then the upsert: none is tried again.
+    expect(crm.calls.map((x) => x.status)).toEqual([401, 401, 401]);
     expect(logs.map((l) => l[0])).toEqual([
       'custom fields not listed',
       'Failed to submit contact to GHL',
@@ -289,9 +289,11 @@ describe('GoHighLevel API v2 (the default)', () => {
     expect(crm.contacts.size).toBe(1);
     expect(crm.notes).toHaveLength(1);
     // The note's second try looked for it first and found it.
-    expect(crm.calls.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual([
-      'GET /locations/loc_test_123/customFields?model=contact 200',
+    expect(crm.calls.map((x) => `${x.method} ${x.path.split('?')[0]} ${x.status}`)).toEqual([
+      'GET /locations/loc_test_123/customFields 200',
+      'GET /contacts/search/duplicate 200',
       'POST /contacts/upsert -200',
+      'GET /contacts/search/duplicate 200',
       'POST /contacts/upsert 200',
       'POST /contacts/c1/tags 201',
       'POST /contacts/c1/notes -201',
@@ -311,11 +313,8 @@ describe('GoHighLevel API v2 (the default)', () => {
     expect(crm.notes).toHaveLength(1);
     crm.calls.length = 0;
     await c.deliver(l, { ...soon(), progress: first.progress });
-    // No second contact or note; the tags are added again, which changes nothing.
-    expect(crm.calls.map((x) => `${x.method} ${x.path}`)).toEqual([
-      'POST /contacts/c1/tags',
-      'GET /contacts/c1/notes',
-    ]);
+    // No second contact or note: the note, which comes last, says every step was done.
+    expect(crm.calls.map((x) => `${x.method} ${x.path}`)).toEqual(['GET /contacts/c1/notes']);
     expect(crm.notes).toHaveLength(1);
   });
 
@@ -365,11 +364,11 @@ describe('GoHighLevel API v2 (the default)', () => {
 
   it("reports a lead the CRM refuses for good, with the CRM's reason, and does not retry it", async () => {
     crm = await startFakeCrm({ api: 'v2' });
-    crm.fail('contact', { status: 422, message: ['phone must be a valid phone number'] });
+    crm.fail('contact', { status: 400, message: 'Contact could not be saved' });
     const { c } = client();
     const err = (await c.deliver(lead(), soon()).catch((e) => e)) as DeliveryError;
     expect(err.crm.kind).toBe('permanent');
-    expect(err.message).toBe('contact: HTTP 422: phone must be a valid phone number');
+    expect(err.message).toBe('contact: HTTP 400: Contact could not be saved');
     expect(crm.calls.filter((x) => x.path === '/contacts/upsert')).toHaveLength(1);
   });
 });
