@@ -61,7 +61,9 @@ export type Fault =
   | { status: number; retryAfter?: string; message?: string | string[] }
   | { stallMs: number }
   | { drop: 'before' | 'after' }
-  | { drop: true };
+  | { drop: true }
+  /** No fault for this call: the next fault is for the call after it. */
+  | { pass: true };
 
 const str = z.string();
 /** Any of the typed custom field schemas: `id` (required there), `key`, and the value. */

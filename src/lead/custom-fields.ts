@@ -4,13 +4,14 @@ import type { Log } from './log.js';
 export interface LocationField {
   id: string;
   name?: string;
-  /** `contact.<key>`: GoHighLevel makes it from the name the field was created with. */
+  /** `contact.<key>` (`opportunity.<key>`): GoHighLevel makes it from the field's name. */
   fieldKey?: string;
   dataType?: string;
 }
 
 /** The key a lead uses for a location's field: its fieldKey without the model's prefix. */
-export const keyOf = (field: LocationField) => field.fieldKey?.replace(/^contact\./, '');
+export const keyOf = (field: LocationField) =>
+  field.fieldKey?.replace(/^(contact|opportunity)\./, '');
 
 /** A listing that failed or missed a key is not asked again sooner than this. */
 export const REFRESH_AFTER_MS = 60_000;

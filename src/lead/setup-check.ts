@@ -1,7 +1,7 @@
 import { SITEVERIFY_URL } from './bots.js';
 import { ConfigError, configFromEnv, type LeadConfig } from './config.js';
-import { keyOf, type LocationField } from './custom-fields.js';
-import { LEAD_CUSTOM_FIELDS } from './payload.js';
+import { checkFields } from './setup-check-fields.js';
+import { checkPipeline, checkWorkflow } from './setup-check-pipeline.js';
 
 /** One finding: what was checked, and whether it is ready or what to fix. */
 export interface Finding {
@@ -12,194 +12,201 @@ export interface Finding {
 /** A refusal because the token lacks a route's scope, in GoHighLevel's words. */
 const SCOPE_REFUSED = /not authorized for this scope/i;
 
-interface Answer {
+export interface Answer {
   status: number;
   message: string;
   json: unknown;
 }
 
+/** What each part of the check is given: the configuration, the CRM, and where findings go. */
+export interface Probe {
+  config: LeadConfig;
+  call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer>;
+  ok(text: string): void;
+  fix(text: string): void;
+  /** An answer as words: "HTTP 403: ...". */
+  said(a: Answer): string;
+  /** The token lacks the route's scope. */
+  scopeLacked(a: Answer): boolean;
+  /** Says whether the token has a scope, from an answer `allowed` judges. */
+  scope(name: string, why: string, a: Answer, allowed: (a: Answer) => boolean): void;
+  /** The location's id, as a path segment. */
+  location: string;
+}
+
 /**
  * Checks, with the environment the lead endpoint would use, that GoHighLevel takes its leads:
- * the token, the location, each scope the endpoint needs, and every custom field a lead fills
- * (and, with TURNSTILE_SECRET set, that Cloudflare knows the secret). It changes nothing: it
- * reads the location's custom fields and contacts, and asks for a contact write that GoHighLevel
- * refuses before acting (an upsert without a location) only to see whether the token may write.
- * With `fix`, it creates the custom fields the location lacks, and only those.
+ * the token, the location, each scope the endpoint needs, every custom field a lead fills, the
+ * pipeline, stage and workflow it is given (and, with TURNSTILE_SECRET set, that Cloudflare
+ * knows the secret). It changes nothing: it reads, and asks for writes GoHighLevel refuses before
+ * acting (a contact upsert and an opportunity without their required fields) only to see whether
+ * the token may write. With `fix`, it creates the custom fields the location lacks, and only those.
  */
 export async function checkCrmSetup(
   env: NodeJS.ProcessEnv,
   options: { fix?: boolean } = {},
 ): Promise<Finding[]> {
   const found: Finding[] = [];
-  const ok = (text: string) => found.push({ ok: true, text });
-  const fix = (text: string) => found.push({ ok: false, text });
+  const config = usableConfig(env, (text) => found.push({ ok: false, text }));
+  if (!config) return found;
+  const probe = probeOf(config, found);
+  // The location's custom fields: the token, the location and a scope in one read.
+  let listing: Answer;
+  try {
+    listing = await probe.call('GET', `/locations/${probe.location}/customFields?model=contact`);
+  } catch (err) {
+    probe.fix(`GHL_BASE_URL ${config.baseUrl} did not answer: ${(err as Error).message}`);
+    return found;
+  }
+  if (!accessible(probe, listing)) return found;
+  probe.ok('GHL_TOKEN is accepted');
+  await checkContactScopes(probe, listing);
+  if (listing.status === 200) await checkFields(probe, listing, Boolean(options.fix));
+  await checkPipeline(probe, Boolean(options.fix));
+  await checkWorkflow(probe);
+  probe.ok(
+    `LEAD_VALUES: ${Object.entries(config.leadValues)
+      .map(([range, value]) => `${range} $${value.toLocaleString('en-CA')}`)
+      .join(', ')} (the opportunity's value by loss range)`,
+  );
+  if (config.turnstileSecret) await checkTurnstile(config, probe.ok, probe.fix);
+  return found;
+}
+
+/** The configuration, or null after saying what keeps it from being checked at all. */
+function usableConfig(env: NodeJS.ProcessEnv, fix: (text: string) => void): LeadConfig | null {
   let config: LeadConfig;
   try {
     config = configFromEnv(env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     fix(err.message);
-    return found;
+    return null;
   }
   if (config.api === 'v1') {
     fix(
       'GHL_API_VERSION is v1: GoHighLevel ended API v1, which has no scopes or custom field listing to check. Use v2 (unset GHL_API_VERSION) with a Private Integration token and GHL_LOCATION_ID',
     );
-    return found;
+    return null;
   }
   if (!config.token) {
     fix(
       "GHL_TOKEN is not set: every lead would wait. Make a Private Integration token in the sub-account's settings and set GHL_TOKEN",
     );
-    return found;
+    return null;
   }
+  return config;
+}
 
-  const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> => {
-    const res = await fetch(`${config.baseUrl}${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${config.token}`,
-        Version: '2021-07-28',
-        Accept: 'application/json',
-        'Content-Type': 'application/json',
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
-    });
-    const text = await res.text();
-    let json: unknown = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // Judged by the status alone.
-    }
-    const m = (json as { message?: unknown } | null)?.message;
-    const message = Array.isArray(m) ? m.join('; ') : typeof m === 'string' ? m : '';
-    return { status: res.status, message, json };
-  };
+function probeOf(config: LeadConfig, found: Finding[]): Probe {
   const said = (a: Answer) => `HTTP ${a.status}${a.message ? `: ${a.message}` : ''}`;
-  const location = encodeURIComponent(config.locationId);
-
-  // The location's custom fields: the token, the location and a scope in one read.
-  let listing: Answer;
-  try {
-    listing = await call('GET', `/locations/${location}/customFields?model=contact`);
-  } catch (err) {
-    fix(`GHL_BASE_URL ${config.baseUrl} did not answer: ${(err as Error).message}`);
-    return found;
-  }
   const scopeLacked = (a: Answer) => a.status === 401 && SCOPE_REFUSED.test(a.message);
-  if ((listing.status === 401 || listing.status === 403) && !scopeLacked(listing)) {
-    if (listing.status === 401) {
-      fix(
+  const ok = (text: string) => found.push({ ok: true, text });
+  const fix = (text: string) => found.push({ ok: false, text });
+  return {
+    config,
+    location: encodeURIComponent(config.locationId),
+    call: (method, path, body) => callCrm(config, method, path, body),
+    ok,
+    fix,
+    said,
+    scopeLacked,
+    scope(name, why, a, allowed) {
+      if (scopeLacked(a))
+        fix(
+          `GHL_TOKEN lacks the scope ${name} (${why}): add it to the Private Integration, which gives a new token`,
+        );
+      else if (a.status === 403)
+        fix(
+          `GHL_LOCATION_ID ${config.locationId}: the token may not use this location (${said(a)})`,
+        );
+      else if (allowed(a)) ok(`GHL_TOKEN has the scope ${name}`);
+      else fix(`could not tell whether GHL_TOKEN has the scope ${name} (${said(a)})`);
+    },
+  };
+}
+
+async function callCrm(
+  config: LeadConfig,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<Answer> {
+  const res = await fetch(`${config.baseUrl}${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${config.token}`,
+      Version: '2021-07-28',
+      Accept: 'application/json',
+      'Content-Type': 'application/json',
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // Judged by the status alone.
+  }
+  const m = (json as { message?: unknown } | null)?.message;
+  const message = Array.isArray(m) ? m.join('; ') : typeof m === 'string' ? m : '';
+  return { status: res.status, message, json };
+}
+
+/** Whether the token and the location are usable at all; says which is not. */
+function accessible(probe: Probe, listing: Answer): boolean {
+  const { config, said } = probe;
+  if ((listing.status === 401 || listing.status === 403) && !probe.scopeLacked(listing)) {
+    if (listing.status === 401)
+      probe.fix(
         `GHL_TOKEN is refused by GoHighLevel (${said(listing)}): set a valid Private Integration token`,
       );
-    } else {
-      fix(
+    else
+      probe.fix(
         `GHL_LOCATION_ID ${config.locationId} is not a location this token may use (${said(listing)}): set the id of the sub-account the token was made in`,
       );
-    }
-    return found;
+    return false;
   }
   if (listing.status === 400 || listing.status === 404) {
-    fix(
+    probe.fix(
       `GHL_LOCATION_ID ${config.locationId} is not a location GoHighLevel knows (${said(listing)})`,
     );
-    return found;
+    return false;
   }
-  ok('GHL_TOKEN is accepted');
+  return true;
+}
 
-  const scope = (name: string, why: string, a: Answer, allowed: (a: Answer) => boolean) => {
-    if (scopeLacked(a))
-      fix(
-        `GHL_TOKEN lacks the scope ${name} (${why}): add it to the Private Integration, which gives a new token`,
-      );
-    else if (a.status === 403)
-      fix(`GHL_LOCATION_ID ${config.locationId}: the token may not use this location (${said(a)})`);
-    else if (allowed(a)) ok(`GHL_TOKEN has the scope ${name}`);
-    else fix(`could not tell whether GHL_TOKEN has the scope ${name} (${said(a)})`);
-  };
-  const search = await call('POST', '/contacts/search', {
+/** The contacts' scopes: to look a person up and find a note, and to write the contact. */
+async function checkContactScopes(probe: Probe, listing: Answer): Promise<void> {
+  const { config } = probe;
+  const search = await probe.call('POST', '/contacts/search', {
     locationId: config.locationId,
     pageLimit: 1,
   });
-  scope(
+  probe.scope(
     'contacts.readonly',
-    'to find a note an interrupted delivery may have added',
+    'to find a returning contact, and a note an interrupted delivery may have added',
     search,
     (a) => a.status === 200,
   );
   if (search.status === 200 || listing.status === 200)
-    ok(`GHL_LOCATION_ID ${config.locationId} is a location the token may use`);
+    probe.ok(`GHL_LOCATION_ID ${config.locationId} is a location the token may use`);
   // No location and nothing to write: refused as invalid (400, 422) when the scope is there.
-  const write = await call('POST', '/contacts/upsert', {});
-  scope(
+  const write = await probe.call('POST', '/contacts/upsert', {});
+  probe.scope(
     'contacts.write',
-    'to write the contact, its tags and its note',
+    'to write the contact, its tags, its note and its workflow enrolment',
     write,
     (a) => a.status === 400 || a.status === 422,
   );
-  scope(
+  probe.scope(
     'locations/customFields.readonly',
     "to send each custom field by the location's id",
     listing,
     (a) => a.status === 200,
   );
-
-  if (listing.status === 200) {
-    const fields = ((listing.json as { customFields?: LocationField[] }).customFields ?? []).filter(
-      (f) => f.id,
-    );
-    const byKey = new Map(fields.map((f) => [keyOf(f), f]));
-    const ids = new Set(fields.map((f) => f.id));
-    const missing: Array<(typeof LEAD_CUSTOM_FIELDS)[number]> = [];
-    for (const field of LEAD_CUSTOM_FIELDS) {
-      const mapped = config.customFieldIds[field.key];
-      if (mapped !== undefined) {
-        if (ids.has(mapped)) ok(`custom field ${field.key}: ${mapped}, from GHL_CUSTOM_FIELD_IDS`);
-        else
-          fix(
-            `GHL_CUSTOM_FIELD_IDS maps ${field.key} to ${mapped}, which is no custom field of the location: remove it from the map, or give the field's id`,
-          );
-        continue;
-      }
-      const known = byKey.get(field.key);
-      if (known) ok(`custom field ${field.key}: ${known.id}`);
-      else missing.push(field);
-    }
-    for (const key of Object.keys(config.customFieldIds))
-      if (!LEAD_CUSTOM_FIELDS.some((f) => f.key === key))
-        fix(`GHL_CUSTOM_FIELD_IDS names ${key}, which no lead fills: remove it from the map`);
-    for (const field of missing) {
-      if (!options.fix) {
-        fix(
-          `custom field ${field.key} is missing: run claimsite leads check --fix, or create a ${field.dataType === 'LARGE_TEXT' ? 'multi-line' : 'single-line'} text field named ${field.key} in the sub-account's custom fields`,
-        );
-        continue;
-      }
-      const made = await call('POST', `/locations/${location}/customFields`, {
-        name: field.key,
-        dataType: field.dataType,
-        model: 'contact',
-      });
-      const created = (made.json as { customField?: LocationField } | null)?.customField;
-      if (made.status === 200 || made.status === 201) {
-        if (created && keyOf(created) === field.key)
-          ok(`custom field ${field.key}: created, ${created.id}`);
-        else
-          fix(
-            `custom field ${field.key} was created with the key ${created?.fieldKey ?? '(none given)'}: rename its key to contact.${field.key} in the sub-account's custom fields`,
-          );
-      } else if (scopeLacked(made))
-        fix(
-          `custom field ${field.key} is missing, and GHL_TOKEN lacks the scope locations/customFields.write to create it: add the scope, or create a text field named ${field.key} by hand`,
-        );
-      else fix(`custom field ${field.key} could not be created (${said(made)})`);
-    }
-  }
-
-  if (config.turnstileSecret) await checkTurnstile(config, ok, fix);
-  return found;
 }
 
 /** Cloudflare answers a made-up token with invalid-input-response, and a bad secret so. */

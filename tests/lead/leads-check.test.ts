@@ -25,6 +25,10 @@ const CLEAN = Object.fromEntries(
     'GHL_LOCATION_ID',
     'GHL_BASE_URL',
     'GHL_CUSTOM_FIELD_IDS',
+    'GHL_PIPELINE_ID',
+    'GHL_PIPELINE_STAGE_ID',
+    'GHL_WORKFLOW_ID',
+    'LEAD_VALUES',
     'TURNSTILE_SECRET',
     'TURNSTILE_VERIFY_URL',
     'LEAD_RATE_LIMIT',
@@ -36,36 +40,98 @@ const check = (env: Record<string, string>, ...args: string[]) =>
 
 /** What the check did to the CRM: any change is a failure of "changes nothing". */
 const state = (crm: FakeCrm) =>
-  JSON.stringify({ contacts: [...crm.contacts], notes: crm.notes, fields: crm.fields });
+  JSON.stringify({
+    contacts: [...crm.contacts],
+    notes: crm.notes,
+    fields: crm.fields,
+    opportunities: crm.opportunities,
+    enrolments: crm.enrolments,
+  });
+
+/** A location set up for leads: the contacts' fields and the opportunities' source field. */
+const READY = [...LEAD_FIELDS, { name: 'lead_source', model: 'opportunity' as const }];
 
 describe('claimsite leads check', () => {
   it('says all is ready on a right setup, naming each custom field, and changes nothing', async () => {
-    const crm = await fakeCrm({ fields: LEAD_FIELDS });
+    const crm = await fakeCrm({ fields: READY });
     const before = state(crm);
-    const r = await check(crm.env());
-    expect(r.code).toBe(0);
+    const r = await check({ ...crm.env(), ...crm.pipelineEnv() });
+    expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toContain('ok   GHL_TOKEN is accepted');
     expect(r.stdout).toContain('ok   GHL_LOCATION_ID loc_test_123 is a location the token may use');
-    for (const scope of ['contacts.readonly', 'contacts.write', 'locations/customFields.readonly'])
+    for (const scope of [
+      'contacts.readonly',
+      'contacts.write',
+      'locations/customFields.readonly',
+      'opportunities.readonly',
+      'opportunities.write',
+      'workflows.readonly',
+    ])
       expect(r.stdout).toContain(`ok   GHL_TOKEN has the scope ${scope}`);
     for (const f of LEAD_CUSTOM_FIELDS)
       expect(r.stdout).toMatch(new RegExp(`ok   custom field ${f.key}: fld\\d+`));
+    expect(r.stdout).toMatch(/ok {3}opportunity custom field lead_source: fld\d+/);
+    expect(r.stdout).toContain('ok   new leads go to the pipeline Claims, stage New lead');
+    expect(r.stdout).toContain('ok   each lead enrols its contact in the workflow Speed to lead');
+    expect(r.stdout).toContain('ok   LEAD_VALUES: 50k_100k $7,500, 100k_250k $17,500');
     expect(r.stdout).toContain(
       'Ready: GoHighLevel will take the leads as the endpoint sends them.',
     );
     expect(r.stdout).not.toContain('FIX');
     expect(state(crm)).toBe(before);
-    // It read, and asked for one write GoHighLevel refuses before acting (no location): 422.
-    expect(crm.calls.map((c) => `${c.method} ${c.path} ${c.status}`)).toEqual([
-      'GET /locations/loc_test_123/customFields?model=contact 200',
+    // It read, and asked for two writes GoHighLevel refuses before acting (nothing to write): 422.
+    expect(crm.calls.map((c) => `${c.method} ${c.path.split('?')[0]} ${c.status}`)).toEqual([
+      'GET /locations/loc_test_123/customFields 200',
       'POST /contacts/search 200',
       'POST /contacts/upsert 422',
+      'GET /opportunities/pipelines 200',
+      'POST /opportunities/ 422',
+      'GET /locations/loc_test_123/customFields 200',
+      'GET /workflows/ 200',
+    ]);
+  });
+
+  it('names a pipeline, stage or workflow the location lacks, a draft workflow, and the scopes they need', async () => {
+    const crm = await fakeCrm({
+      fields: READY,
+      workflows: [{ id: 'wf_draft', name: 'Speed to lead', status: 'draft' }],
+    });
+    const env = { ...crm.env(), GHL_PIPELINE_STAGE_ID: 'st_new', GHL_WORKFLOW_ID: 'wf_draft' };
+    const fixes = async (over: Record<string, string>) =>
+      (await check({ ...env, ...over })).stdout.split('\n').filter((l) => l.includes('FIX'));
+    expect(await fixes({ GHL_PIPELINE_ID: 'pl_gone' })).toEqual([
+      expect.stringContaining(
+        'GHL_PIPELINE_ID pl_gone is no pipeline of the location; its pipelines: Claims (pl_claims)',
+      ),
+      expect.stringContaining('the workflow Speed to lead is draft: publish it'),
+    ]);
+    expect(
+      await fixes({
+        GHL_PIPELINE_ID: 'pl_claims',
+        GHL_PIPELINE_STAGE_ID: 'st_x',
+        GHL_WORKFLOW_ID: 'wf_x',
+      }),
+    ).toEqual([
+      expect.stringContaining(
+        'GHL_PIPELINE_STAGE_ID st_x is no stage of the pipeline Claims; its stages: New lead (st_new), Contacted (st_contacted), Signed (st_signed)',
+      ),
+      expect.stringContaining('GHL_WORKFLOW_ID wf_x is no workflow of the location'),
+    ]);
+    const scoped = await fakeCrm({
+      fields: READY,
+      scopes: ['contacts.readonly', 'contacts.write', 'locations/customFields.readonly'],
+    });
+    const r = await check({ ...scoped.env(), ...scoped.pipelineEnv() });
+    expect(r.stdout.split('\n').filter((l) => l.includes('FIX'))).toEqual([
+      expect.stringContaining('GHL_TOKEN lacks the scope opportunities.readonly'),
+      expect.stringContaining('GHL_TOKEN lacks the scope opportunities.write'),
+      expect.stringContaining('GHL_TOKEN lacks the scope workflows.readonly'),
     ]);
   });
 
   it('names each wrong part of a bad setup: a scope, missing fields, a wrong id, a refused Turnstile secret', async () => {
     const crm = await fakeCrm({
-      fields: LEAD_FIELDS.filter((f) => !['gclid', 'utm_source'].includes(f.name)),
+      fields: LEAD_FIELDS.filter((f) => !['first_gclid', 'last_utm_source'].includes(f.name)),
       scopes: ['contacts.write', 'locations/customFields.readonly'],
     });
     const verify = await siteverify('0x-right-secret');
@@ -87,10 +153,10 @@ describe('claimsite leads check', () => {
         'GHL_CUSTOM_FIELD_IDS maps claim_status to fld_gone, which is no custom field of the location',
       ),
       expect.stringContaining('GHL_CUSTOM_FIELD_IDS names favourite_colour, which no lead fills'),
+      expect.stringContaining('custom field first_gclid is missing'),
       expect.stringContaining(
-        'custom field utm_source is missing: run claimsite leads check --fix',
+        'custom field last_utm_source is missing: run claimsite leads check --fix',
       ),
-      expect.stringContaining('custom field gclid is missing'),
       expect.stringContaining('TURNSTILE_SECRET is refused by Cloudflare (invalid-input-secret)'),
     ]);
     expect(r.stdout).toContain('6 things to fix before leads reach the CRM.');
@@ -133,17 +199,22 @@ describe('claimsite leads check', () => {
   it('creates the missing custom fields with --fix, and only those', async () => {
     const crm = await fakeCrm({ fields: [{ name: 'estimated_value' }] });
     const kept = crm.fields[0];
-    const r = await check(crm.env(), '--fix');
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/ok {3}custom field utm_source: created, fld\d+/);
+    const env = { ...crm.env(), ...crm.pipelineEnv() };
+    const r = await check(env, '--fix');
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/ok {3}custom field first_utm_source: created, fld\d+/);
+    expect(r.stdout).toMatch(/ok {3}opportunity custom field lead_source: created, fld\d+/);
     expect(crm.fields[0]).toEqual(kept);
     expect(crm.fields.map((f) => [f.fieldKey, f.dataType]).sort()).toEqual(
-      LEAD_CUSTOM_FIELDS.map((f) => [`contact.${f.key}`, f.dataType]).sort(),
+      [
+        ...LEAD_CUSTOM_FIELDS.map((f) => [`contact.${f.key}`, f.dataType]),
+        ['opportunity.lead_source', 'TEXT'],
+      ].sort(),
     );
     // Now the plain check passes, and a second --fix creates nothing.
-    expect((await check(crm.env())).code).toBe(0);
-    expect((await check(crm.env(), '--fix')).code).toBe(0);
-    expect(crm.fields).toHaveLength(LEAD_CUSTOM_FIELDS.length);
+    expect((await check(env)).code).toBe(0);
+    expect((await check(env, '--fix')).code).toBe(0);
+    expect(crm.fields).toHaveLength(LEAD_CUSTOM_FIELDS.length + 1);
   });
 
   it('says which scope --fix lacks to create a field', async () => {
