@@ -11,6 +11,7 @@ import { SqlLeadStore } from '../lead/sql-store.js';
 import { allWaiting, type HeldRecord, type LeadStore, type PersonQuery } from '../lead/store.js';
 import { type CommandContext, parsePath } from './context.js';
 import { registerLeadsCheck } from './leads-check.js';
+import { registerLeadsReport } from './leads-report.js';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -22,6 +23,7 @@ export function registerLeads(program: Command, { io, setExitCode }: CommandCont
       'leads not yet delivered to the CRM (waiting, and refused for good), and what is held of a person',
     );
   registerLeadsCheck(leads, { io, setExitCode });
+  registerLeadsReport(leads, { io });
   const outboxOption = () =>
     new Option('--outbox <file>', 'the SQLite database of leads (unless LEAD_STORE_URL is set)')
       .argParser(parsePath)

@@ -250,6 +250,74 @@ describe.each(stores)('the %s lead store', (_, make) => {
     expect(await third).toBe('third');
   });
 
+  it("keeps a delivery's later steps: the fields refused, the opportunity, the enrolment", async () => {
+    const s = await store();
+    const a = lead();
+    await s.add(firstWait(a, 'under way', { noteMayExist: true }), MAX);
+    await s.keep({
+      ...firstWait(a, 'note: HTTP 503', { contactId: 'c1', noteMayExist: true }),
+      refused: ['phone'],
+      opportunityId: 'op1',
+      enrolled: true,
+    });
+    expect(await s.waiting()).toMatchObject([
+      { contactId: 'c1', refused: ['phone'], opportunityId: 'op1', enrolled: true },
+    ]);
+  });
+
+  it('counts each accepted lead once, with nothing personal, after its personal data is gone', async () => {
+    const s = await store();
+    const since = new Date(Date.now() - 1000).toISOString();
+    const ad = lead({
+      attribution: {
+        utm_source: 'google',
+        utm_medium: 'cpc',
+        gclid: 'Cj0-click',
+        landing_page: '/toronto/',
+      },
+    });
+    const typed = lead({ city: 'Ottawa', estimatedValue: '500k_1m' });
+    const full = lead();
+    await s.add(firstWait(ad, 'down'), MAX);
+    await s.add(firstWait(ad, 'again'), MAX);
+    await s.add(firstWait(typed, 'down'), MAX);
+    // Netlify Blobs' cap reads the count a drain last made.
+    await s.counts();
+    expect(await s.add(firstWait(full, 'down'), { maxWaiting: 2 })).toBe('full');
+    await s.delivered(ad.submissionId, 'c1');
+    await s.forget({ email: typed.email });
+    const counted = await s.counted(since);
+    expect(counted).toHaveLength(2);
+    const byId = Object.fromEntries(counted.map((c) => [c.submissionId, c]));
+    expect(byId[ad.submissionId]).toMatchObject({
+      status: 'delivered',
+      form: 'questionnaire',
+      city: 'Toronto',
+      province: 'ON',
+      claimType: 'residential',
+      lossRange: '100k_250k',
+      first: { source: 'google', medium: 'cpc' },
+      last: { source: 'google', medium: 'cpc' },
+    });
+    expect(byId[typed.submissionId]).toMatchObject({
+      status: 'dropped',
+      city: 'Ottawa',
+      lossRange: '500k_1m',
+      first: { source: 'direct', medium: '(none)' },
+    });
+    const text = JSON.stringify(counted);
+    for (const personal of [
+      ad.email,
+      ad.phone,
+      ad.fullName,
+      ad.address,
+      'Cj0-click',
+      ad.damageDescription,
+    ])
+      expect(text).not.toContain(personal);
+    expect(await s.counted(new Date(Date.now() + 60_000).toISOString())).toEqual([]);
+  });
+
   it('keeps when each alert was last sent, and takes a probe write', async () => {
     const s = await store();
     expect(await s.alertState()).toEqual({});
