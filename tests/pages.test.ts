@@ -646,10 +646,11 @@ describe('site pages', () => {
     expect(hrefs(root, '.area-card')).toHaveLength(13);
   });
 
-  it('/privacy: the seven sections and the analytics one, last updated 14 March 2024, privacy e-mail and phone', () => {
+  it("/privacy: the seven sections, the analytics one and Québec's, last updated 14 March 2024, privacy e-mail and phone", () => {
     const root = render('/privacy/');
     expect(text(root)).toContain('Last updated 14 March 2024');
-    // The spec's seven, and what the consent banner asks (issue 37: Law 25 wants it said).
+    // The spec's seven, what the consent banner asks (issue 37: Law 25 wants it said), and where
+    // information is kept outside Québec (issue 45).
     expect(root.querySelectorAll('.prose h2').map(text)).toEqual([
       'Information We Collect',
       'How We Use Your Information',
@@ -657,11 +658,23 @@ describe('site pages', () => {
       'Cookies, Analytics and Where Visits Come From',
       'Data Security',
       'Your Rights',
+      'Information Kept Outside Québec',
       'Contact Us',
       'Updates to This Policy',
     ]);
-    expect(text(root.querySelector('main'))).toContain('privacy@claimright.ca');
-    expect(text(root.querySelector('main'))).toContain('1-888-339-9809');
+    const main = text(root.querySelector('main'));
+    expect(main).toContain('privacy@claimright.ca');
+    expect(main).toContain('1-888-339-9809');
+    // Law 25: the person in charge named (the law's default while site.json names no one), the
+    // rights it adds, and the Commission d'accès à l'information as the way to complain.
+    expect(main).toContain(
+      'The person in charge of the protection of personal information at ClaimRight Canada is the person with the highest authority at ClaimRight Canada.',
+    );
+    for (const right of ['access', 'rectification', 'portability', 'de-indexation'])
+      expect(main).toContain(`(${right})`);
+    expect(main).toContain(
+      "Commission d'accès à l'information du Québec, online at plainte.cai.gouv.qc.ca",
+    );
   });
 
   it('/terms: last updated March 14, 2024, fees only on success, negotiation then mediation then arbitration', () => {

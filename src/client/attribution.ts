@@ -8,7 +8,7 @@ import {
 
 /** This visit's touch: kept for the browser tab's session only. */
 const SESSION = 'claimsite-touch';
-/** The first touch, kept 90 days, and only with the visitor's consent. */
+/** The first (paid) touch, kept 90 days, and only with the visitor's advertising consent. */
 const FIRST = 'claimsite-first-touch';
 const FIRST_KEPT_MS = 90 * 24 * 3600 * 1000;
 
@@ -69,10 +69,40 @@ export function captureTouch(loc: Location, referrer: string): void {
   write('sessionStorage', SESSION, touch);
 }
 
-/** With consent, the session's touch is the first one unless one is kept; without, none is. */
+/** The visit's landing page_view has reached GA4 (sent on it, or replayed). */
+const LANDING_SENT = 'claimsite-landing-sent';
+
+const paid = (t: Touch | undefined) => CLICK_IDS.some((k) => t?.[k]);
+
+/**
+ * With advertising consent, the first paid click is kept: the session's touch becomes the kept
+ * one when none is kept, or when the kept one was no ad click and this one is. Without consent,
+ * none is kept.
+ */
 export function keepFirstTouch(granted: boolean): void {
+  const session = read('sessionStorage', SESSION);
   if (!granted) write('localStorage', FIRST, null);
-  else if (!firstKept()) write('localStorage', FIRST, read('sessionStorage', SESSION) ?? null);
+  else if (session && (!firstKept() || (!paid(firstKept()) && paid(session))))
+    write('localStorage', FIRST, session);
+}
+
+/**
+ * The address the visit landed on, with its campaign and click id, the first time the tag runs in
+ * the visit and this page is not it: what GA4 is told of a landing made before consent was given.
+ * Null on the landing page itself, and once told.
+ */
+export function landingUrl(loc: Location): string | null {
+  const t = read('sessionStorage', SESSION);
+  try {
+    if (sessionStorage.getItem(LANDING_SENT)) return null;
+    sessionStorage.setItem(LANDING_SENT, '1');
+  } catch {
+    return null;
+  }
+  if (!t?.landing_page || t.landing_page === loc.pathname) return null;
+  const query = new URLSearchParams();
+  for (const f of [...UTM_FIELDS, ...CLICK_IDS]) if (t[f]) query.set(f, t[f] as string);
+  return `${loc.origin}${t.landing_page}${query.size ? `?${query}` : ''}`;
 }
 
 /** What a form sends of where the visitor came from. */

@@ -1,12 +1,13 @@
 // Progressive enhancement of the server-rendered markup; every page works without it.
 import { initAccordion } from './accordion.js';
 import { initAnalytics } from './analytics.js';
-import { captureTouch } from './attribution.js';
+import { captureTouch, leadTouches } from './attribution.js';
 import { initCarousel } from './carousel.js';
 import { initCitySearch } from './city-search.js';
 import { initConfirmation } from './confirmation.js';
 import { initMenu } from './menu.js';
 import { initNotFound } from './not-found.js';
+import { initPhones } from './phones.js';
 import { initContactForm, initQuestionnaire } from './questionnaire.js';
 import { soon } from './soon.js';
 
@@ -30,6 +31,7 @@ for (const f of document.querySelectorAll<HTMLFormElement>('form[data-city-searc
 // consent choice, which may keep it as the first one.
 soon(() => {
   captureTouch(location, document.referrer);
+  initPhones(document, leadTouches().attribution);
   initConfirmation(document);
   void initNotFound(document);
   initAnalytics(document);

@@ -1,8 +1,10 @@
 import { langOfPath } from '../i18n/lang.js';
 import { sourceOf } from '../lead/attribution.js';
+import { LEAD_CURRENCY } from '../lead/lead-values.js';
+import { POSTAL_CODE } from '../lead/postal-code.js';
 import { EMAIL } from '../lead/rules.js';
 import { LEAD_PAGES, links } from '../urls.js';
-import { track } from './analytics.js';
+import { setUserData, track } from './analytics.js';
 import { leadTouches } from './attribution.js';
 import { storedChoice } from './consent.js';
 import { initEmailCheck } from './email-check.js';
@@ -35,10 +37,19 @@ export function stepComplete(form: HTMLFormElement, step: number): boolean {
       return (
         ['fullName', 'email', 'phone', 'address', 'preferredContact'].every(
           (n) => value(form, n) !== '',
-        ) && EMAIL.test(value(form, 'email'))
+        ) &&
+        EMAIL.test(value(form, 'email')) &&
+        // Optional, but when given a postal code it must be one.
+        (value(form, 'postalCode') === '' || POSTAL_CODE.test(value(form, 'postalCode')))
       );
   }
 }
+
+const consents = () => {
+  const c = document.documentElement.dataset.ga ? storedChoice() : null;
+  const state = (granted: boolean) => (granted ? 'granted' : 'denied');
+  return c ? { analyticsConsent: state(c.analytics), advertisingConsent: state(c.ads) } : {};
+};
 
 /**
  * What every form sends besides its fields: where the visitor came from, how long the page had
@@ -46,16 +57,18 @@ export function stepComplete(form: HTMLFormElement, step: number): boolean {
  */
 const story = (form: HTMLFormElement) => ({
   ...leadTouches(),
-  // The analytics choice, on a site that asks for one: whether a conversion may be uploaded.
-  analyticsConsent: document.documentElement.dataset.ga ? (storedChoice() ?? undefined) : undefined,
+  // The choices by purpose, on a site that asks for them: whether a conversion may be uploaded.
+  ...consents(),
   elapsedMs: Math.round(performance.now()),
   turnstileToken: value(form, 'cf-turnstile-response') || undefined,
 });
 
 /**
  * GA4's form_start on the first answer, and generate_lead once the lead is received, with the
- * submission's id as transaction_id (sent once, before the confirmation page: a reload of that
- * page counts nothing); `then` goes on when it is sent. Nothing without consent.
+ * submission's id as transaction_id and the lead's value by its loss range (<html data-values>)
+ * in CAD; with Advertising accepted, the visitor's e-mail and phone for enhanced conversions
+ * first. Sent once, before the confirmation page: a reload of that page counts nothing; `then`
+ * goes on when it is sent. Nothing without consent.
  */
 function measure(form: HTMLFormElement) {
   const name = value(form, 'form');
@@ -67,7 +80,10 @@ function measure(form: HTMLFormElement) {
   };
   form.addEventListener('input', start);
   form.addEventListener('change', start);
-  return (id: string, city: string, then?: () => void) =>
+  return (id: string, city: string, then?: () => void) => {
+    const values = JSON.parse(document.documentElement.dataset.values ?? '{}');
+    const worth = values[value(form, 'estimatedValue')];
+    setUserData(value(form, 'email'), value(form, 'phone'));
     track(
       'generate_lead',
       {
@@ -75,9 +91,11 @@ function measure(form: HTMLFormElement) {
         form_name: name,
         lead_source: sourceOf(leadTouches().attribution),
         ...(city ? { city } : {}),
+        ...(typeof worth === 'number' ? { value: worth, currency: LEAD_CURRENCY } : {}),
       },
       then,
     );
+  };
 }
 
 /** Sends a form's answers once its bot check (if any) is ready; a failed send renews it. */
@@ -107,6 +125,8 @@ function payload(form: HTMLFormElement) {
     email: value(form, 'email'),
     phone: value(form, 'phone'),
     address: value(form, 'address'),
+    propertyCity: value(form, 'propertyCity'),
+    postalCode: value(form, 'postalCode'),
     preferredContact: value(form, 'preferredContact'),
   };
 }

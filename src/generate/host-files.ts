@@ -24,30 +24,65 @@ const GA4 = {
  */
 const TURNSTILE = 'https://challenges.cloudflare.com';
 
+/**
+ * What Google's guide adds for GA4 measuring for advertising (Google signals, conversions for
+ * Google Ads): its requests to DoubleClick and Google's own domains, Canada's among them. Only
+ * with the visitor's advertising consent does the tag make them.
+ */
+const GOOGLE_ADS = ['https://*.g.doubleclick.net', 'https://*.google.com', 'https://*.google.ca'];
+
+/**
+ * CallRail's swap.js comes from its CDN and asks CallRail's own hosts for the visit's number;
+ * loaded only with the visitor's advertising consent.
+ */
+const CALLRAIL = { script: 'https://cdn.callrail.com', connect: 'https://*.callrail.com' };
+
 const sha256 = (text: string) =>
   `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
+/** The providers the settings name, each with the sources it needs. */
+function providers(settings: SiteSettings) {
+  const ga = settings.analyticsId
+    ? { ...GA4, img: [...GA4.img, ...GOOGLE_ADS], connect: [...GA4.connect, ...GOOGLE_ADS] }
+    : { script: [], img: [], connect: [] };
+  const callrail = settings.tracking?.callrail ? CALLRAIL : null;
+  return {
+    script: [
+      ...ga.script,
+      ...(settings.turnstileSiteKey ? [TURNSTILE] : []),
+      ...(callrail ? [callrail.script] : []),
+    ],
+    img: ga.img,
+    connect: [...ga.connect, ...(callrail ? [callrail.connect] : [])],
+    frame: [
+      ...(settings.turnstileSiteKey ? [TURNSTILE] : []),
+      ...(settings.booking ? [new URL(settings.booking.calendar).origin] : []),
+    ],
+  };
+}
+
 /**
- * The Content-Security-Policy the pages work under: only the site's own script and stylesheet
- * (and its one inline script, by hash), the GA4 tag when a measurement id is set, Turnstile when
- * its site key is, and the lead endpoint's origin when it runs elsewhere. JSON-LD blocks are data, never executed, so CSP does
- * not apply to them.
+ * The Content-Security-Policy the pages work under, derived from the settings: only the site's
+ * own script and stylesheet (and its one inline script, by hash), and each provider the settings
+ * name, with what its own documentation asks: the GA4 tag (and its advertising measurement)
+ * when a measurement id is set, Turnstile when its site key is, CallRail's script when its
+ * swap.js is given, the booking calendar's frame when one is, and the lead endpoint's origin
+ * when it runs elsewhere. JSON-LD blocks are data, never executed, so CSP does not apply to them.
  */
 export function contentSecurityPolicy(settings: SiteSettings): string {
-  const ga = settings.analyticsId ? GA4 : { script: [], img: [], connect: [] };
   const endpoint = /^https?:\/\//.test(settings.leadEndpoint)
     ? [new URL(settings.leadEndpoint).origin]
     : [];
-  const turnstile = settings.turnstileSiteKey ? [TURNSTILE] : [];
+  const p = providers(settings);
   const directives: Array<[string, string[]]> = [
     ['default-src', ["'self'"]],
-    ['script-src', ["'self'", ...INLINE_SCRIPTS.map(sha256), ...ga.script, ...turnstile]],
+    ['script-src', ["'self'", ...INLINE_SCRIPTS.map(sha256), ...p.script]],
     ['style-src', ["'self'"]],
-    ['img-src', ["'self'", ...ga.img]],
+    ['img-src', ["'self'", ...p.img]],
     ['font-src', ["'self'"]],
-    ['connect-src', ["'self'", ...endpoint, ...ga.connect]],
+    ['connect-src', ["'self'", ...endpoint, ...p.connect]],
     ['form-action', ["'self'", ...endpoint]],
-    ...(turnstile.length ? [['frame-src', turnstile] as [string, string[]]] : []),
+    ...(p.frame.length ? [['frame-src', p.frame] as [string, string[]]] : []),
     ['frame-ancestors', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['object-src', ["'none'"]],

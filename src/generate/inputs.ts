@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { TEMPLATES, type Template } from '../../templates/pages/index.js';
 import { hash } from '../hash.js';
+import { checkLeadValues } from '../lead/lead-values.js';
+import { ESTIMATED_VALUES } from '../lead/rules.js';
 import { PageUnits } from '../pages.js';
 import { type PhotoPlan, planPhotos } from '../photos/plan.js';
 import { readPhotos } from '../photos/read-photos.js';
@@ -8,6 +10,7 @@ import { encoderVersion } from '../photos/sharp.js';
 import { ROUTES, type Route, type RouteId } from '../routes.js';
 import { type ShareImages, shareImages } from '../share/share-images.js';
 import { displayPath } from '../site/display-path.js';
+import { DataError } from '../site/errors.js';
 import { loadSite } from '../site/load.js';
 import { FOOTER_CITIES, type Site, topCities } from '../site/model.js';
 import { type Assets, assetsOfSite, loadClient } from './assets.js';
@@ -53,6 +56,25 @@ export interface InputOptions {
   validRecords?: ReadonlySet<string>;
 }
 
+/**
+ * The site's table of lead values against the form's loss ranges: a range it names that the
+ * form has not is a data error (the site's schema cannot know the form's ranges).
+ */
+function checkLeadValuesOf(site: Site, dataDir: string): void {
+  const table = site.settings.leadValues;
+  if (!table) return;
+  const checked = checkLeadValues(table, ESTIMATED_VALUES);
+  if ('error' in checked)
+    throw new DataError([
+      {
+        file: displayPath(path.join(dataDir, 'site.json')),
+        record: null,
+        field: 'leadValues',
+        message: checked.error,
+      },
+    ]);
+}
+
 /** The build's code version (see InputOptions.codeVersion). */
 export const codeOf = (options: InputOptions): string | null =>
   options.codeVersion === undefined ? codeVersion() : options.codeVersion;
@@ -69,6 +91,7 @@ export async function loadInputs(options: InputOptions): Promise<Inputs> {
     publicDir: options.publicDir,
     valid: options.validRecords,
   });
+  checkLeadValuesOf(site, options.dataDir);
   const routes = options.routes ?? ROUTES;
   const photos = await photosOf(site, options);
   const assets: Assets = {

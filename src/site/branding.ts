@@ -39,13 +39,24 @@ export function brandingOf(
   return { phone: parsed.phone, theme, logo };
 }
 
+/**
+ * Who answers for personal information when site.json names no one: Québec's private-sector act
+ * (s. 3.1) makes it the person with the highest authority in the business.
+ */
+const NO_OFFICER = {
+  en: (site: string) => `the person with the highest authority at ${site}`,
+  fr: (site: string) => `la personne ayant la plus haute autorité au sein de ${site}`,
+};
+
 /** The site's placeholders' values, as a language writes them (its phone number's form, its region). */
 export function placeholderValues(
   settings: SiteSettings,
   phone: Phone,
   format: Formats,
   region: RegionWords,
+  lang: 'en' | 'fr' = 'en',
 ): PlaceholderValues {
+  const officer = settings.privacyOfficer;
   return {
     siteName: settings.siteName,
     phone: format.phone(phone),
@@ -53,5 +64,8 @@ export function placeholderValues(
     privacyEmail: settings.privacyEmail,
     region: region.name,
     inRegion: region.in,
+    privacyOfficer: officer
+      ? `${officer.name}${officer.title ? `, ${officer.title}` : ''}`
+      : NO_OFFICER[lang](settings.siteName),
   };
 }

@@ -108,7 +108,7 @@ export async function loadSite(dataDir: string, options: LoadOptions = {}): Prom
       'fr',
       french.catalogue.strings,
     );
-    const inFrench = placeholderValues(settings, branding.phone, FORMATS.fr, words);
+    const inFrench = placeholderValues(settings, branding.phone, FORMATS.fr, words, 'fr');
     const filled = {
       ...french,
       content: fillDeep(french.content, inFrench),

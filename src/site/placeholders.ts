@@ -11,6 +11,7 @@ export const SITE_PLACEHOLDERS = [
   'privacyEmail',
   'region',
   'inRegion',
+  'privacyOfficer',
 ] as const;
 export type SitePlaceholder = (typeof SITE_PLACEHOLDERS)[number];
 

@@ -8,6 +8,9 @@ import { FONT_CHOICES, parseHex } from './theme.js';
 
 const text = z.string().trim().min(1, 'must not be empty');
 
+/** The ad click ids a visit may carry (src/lead/attribution.ts's CLICK_IDS: site may not import lead). */
+const CLICK_ID_NAMES = ['gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid'] as const;
+
 /** ISO 8601 date, only as precise as the source: 1834-03-06, 1905-09 or 1905. */
 const isoDate = z
   .string()
@@ -327,6 +330,66 @@ export const siteSettingsSchema = z.strictObject({
     .refine((a) => a.provinces !== undefined || a.cities !== undefined, {
       message:
         'must name provinces ("provinces": ["AB"]), cities ("cities": ["calgary"]) or both; leave it out for all of Canada',
+    })
+    .optional(),
+  /**
+   * What a lead is worth, by loss range, in dollars: GA4's `generate_lead` value. The endpoint's
+   * LEAD_VALUES is the same table for the CRM. Checked against the form's ranges at build.
+   */
+  leadValues: z
+    .record(z.string(), z.number().nonnegative('must be a number of dollars, 0 or more').finite())
+    .optional(),
+  /**
+   * The person in charge of the protection of personal information (Québec's private-sector act,
+   * s. 3.1: the business's highest authority, or whom they delegate in writing), named in the
+   * privacy policy with the privacy e-mail.
+   */
+  privacyOfficer: z.strictObject({ name: text, title: text.optional() }).optional(),
+  /** Calls attributed first-party, and a call-tracking provider the owner uses. */
+  tracking: z
+    .strictObject({
+      /**
+       * Tracking numbers by where the visit came from: the first rule all of whose conditions
+       * the visit's campaign (utm_source, utm_medium, utm_campaign, compared without case) or ad
+       * click id matches puts its number in every number shown and every call link.
+       */
+      phones: z
+        .array(
+          z
+            .strictObject({
+              source: text.optional(),
+              medium: text.optional(),
+              campaign: text.optional(),
+              clickId: z
+                .enum(CLICK_ID_NAMES, { error: `must be one of ${CLICK_ID_NAMES.join(', ')}` })
+                .optional(),
+              number: northAmericanPhone,
+            })
+            .refine(
+              (r) => r.source || r.medium || r.campaign || r.clickId,
+              'needs at least one of source, medium, campaign or clickId',
+            ),
+        )
+        .optional(),
+      /** CallRail's swap.js for the company (its "Dynamic Number Insertion" script). */
+      callrail: z
+        .url({ protocol: /^https$/, error: 'must be an https URL' })
+        .refine(
+          (u) => /^https:\/\/cdn\.callrail\.com\/companies\/\d+\/\w+\/\d+\/swap\.js$/.test(u),
+          "must be CallRail's swap.js address, such as https://cdn.callrail.com/companies/123456789/abcdef0123456789/12/swap.js",
+        )
+        .optional(),
+    })
+    .optional(),
+  /** An optional booking step on the confirmation page: the operator's GHL calendar widget. */
+  booking: z
+    .strictObject({
+      calendar: z
+        .url({ protocol: /^https$/, error: 'must be an https URL' })
+        .refine(
+          (u) => /^https:\/\/[A-Za-z0-9.-]+\/widget\/bookings?\/[\w-]+\/?$/.test(u),
+          "must be a GoHighLevel calendar's booking widget, such as https://api.leadconnectorhq.com/widget/booking/abc123",
+        ),
     })
     .optional(),
   /** Settings that still hold the bundled sample values: `generate` lists them until replaced. */

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
 import { langOfPath } from '../../src/i18n/lang.js';
 import { consentVersion } from '../../src/lead/consent-wording.js';
+import { POSTAL_CODE } from '../../src/lead/postal-code.js';
 import { DAMAGE_TYPES, ESTIMATED_VALUES, LIMITS } from '../../src/lead/rules.js';
 import { Shared } from '../../src/render/fragments.js';
 import type { Links } from '../../src/urls.js';
@@ -282,6 +283,31 @@ function QuestionnaireBody({
             required
             maxLength={LIMITS.address}
           />
+        </div>
+        {/* The property's city and postal code, for the CRM's address: only if the visitor gives them. */}
+        <div className="field-row">
+          <div className="field">
+            <label htmlFor="q-property-city">{q.propertyCity}</label>
+            <input
+              id="q-property-city"
+              name="propertyCity"
+              type="text"
+              autoComplete="address-level2"
+              maxLength={LIMITS.city}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="q-postal-code">{q.postalCode}</label>
+            <input
+              id="q-postal-code"
+              name="postalCode"
+              type="text"
+              autoComplete="postal-code"
+              maxLength={7}
+              pattern={POSTAL_CODE.source.slice(1, -1)}
+              size={8}
+            />
+          </div>
         </div>
         <fieldset>
           <legend>{q.preferredContact}</legend>

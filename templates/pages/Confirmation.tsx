@@ -1,6 +1,7 @@
 import { fillParts, type Strings } from '../../src/i18n/catalogue.js';
 import { memoize } from '../../src/memo.js';
 import type { PageContext } from '../../src/render/context.js';
+import { Booking } from '../components/Booking.js';
 import { ConsentSettings } from '../components/Consent.js';
 import { brandOf, Logo } from '../components/Logo.js';
 import { Steps } from '../components/Steps.js';
@@ -53,6 +54,7 @@ export function ConfirmationPage(ctx: PageContext) {
           </p>
           <h2>{t.confirmation.nextSteps}</h2>
           <Steps steps={next} />
+          {site.settings.booking && <Booking calendar={site.settings.booking.calendar} t={t} />}
           <div className="card confirm-contact">
             <h2>{t.confirmation.helpTitle}</h2>
             <p>

@@ -121,6 +121,33 @@ describe('host configuration: _headers', () => {
     expect(elsewhere).toMatch(/connect-src 'self' https:\/\/leads\.example\.org(;| )/);
     expect(elsewhere).toMatch(/form-action 'self' https:\/\/leads\.example\.org(;|$)/);
   });
+
+  it('allows a call-tracking or booking provider, and advertising measurement, only when the settings name them', async () => {
+    const { settings } = await fixtureSite();
+    const plain = contentSecurityPolicy(settings);
+    for (const host of ['callrail', 'leadconnectorhq', 'doubleclick', 'google.com', 'frame-src'])
+      expect(plain).not.toContain(host);
+    const all = contentSecurityPolicy({
+      ...settings,
+      analyticsId: 'G-TEST12345',
+      tracking: {
+        callrail: 'https://cdn.callrail.com/companies/123456789/abcdef0123456789/12/swap.js',
+      },
+      booking: { calendar: 'https://api.leadconnectorhq.com/widget/booking/abc123' },
+    });
+    expect(all).toMatch(/script-src [^;]*https:\/\/cdn\.callrail\.com/);
+    expect(all).toMatch(/connect-src [^;]*https:\/\/\*\.callrail\.com/);
+    expect(all).toMatch(/frame-src https:\/\/api\.leadconnectorhq\.com(;|$)/);
+    expect(all).toMatch(
+      /img-src [^;]*https:\/\/\*\.g\.doubleclick\.net https:\/\/\*\.google\.com https:\/\/\*\.google\.ca/,
+    );
+    // Tracking numbers are swapped by the site's own script: they need nothing allowed.
+    const numbers = contentSecurityPolicy({
+      ...settings,
+      tracking: { phones: [{ source: 'google', medium: 'cpc', number: '1-888-555-0101' }] },
+    });
+    expect(numbers).toBe(plain);
+  });
 });
 
 describe('the pages under their Content-Security-Policy, in Chromium', () => {
@@ -140,7 +167,7 @@ describe('the pages under their Content-Security-Policy, in Chromium', () => {
         await page.addInitScript(() =>
           localStorage.setItem(
             'claimsite-consent',
-            JSON.stringify({ choice: 'granted', at: new Date().toISOString() }),
+            JSON.stringify({ analytics: true, ads: true, at: new Date().toISOString() }),
           ),
         );
         await page.route('https://www.googletagmanager.com/**', (route) => {

@@ -289,7 +289,7 @@ describe('analytics', () => {
     await page.addInitScript(() =>
       localStorage.setItem(
         'claimsite-consent',
-        JSON.stringify({ choice: 'granted', at: new Date().toISOString() }),
+        JSON.stringify({ analytics: true, ads: true, at: new Date().toISOString() }),
       ),
     );
     const tags: string[] = [];

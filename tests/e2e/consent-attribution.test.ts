@@ -88,9 +88,16 @@ describe('attribution, conversions and consent', () => {
     expect(await banner(page).isVisible()).toBe(true);
     expect(google.outside()).toEqual([]);
 
-    await page.getByRole('button', { name: 'Accept', exact: true }).click();
+    await page.getByRole('button', { name: 'Accept all', exact: true }).click();
     expect(await banner(page).isVisible()).toBe(false);
-    await expect.poll(() => google.events.map((e) => e.en)).toEqual(['page_view']);
+    // Accepted on the second page: the landing page's page_view is replayed first, with its own
+    // address, campaign and click id, then this page's.
+    await expect
+      .poll(() => google.events.map((e) => `${e.en} ${e.dl.replace(url, '')}`))
+      .toEqual([
+        'page_view /toronto/?utm_source=google&utm_medium=cpc&utm_campaign=x&gclid=y',
+        'page_view /toronto/public-adjusters/',
+      ]);
     await fillQuestionnaire(page, {
       name: 'Rosa Campaign',
       email: 'rosa@example.ca',
@@ -101,24 +108,26 @@ describe('attribution, conversions and consent', () => {
       page.locator('[data-submit]').click(),
     ]);
 
-    // The contact: its source, city and province, and a custom field for each part of the touch.
+    // The contact: its source, its phone in E.164, no address part it was not given (the page's
+    // city is not the property's), and the touch as its first and last.
     expect(crm.contacts.size).toBe(1);
     const [id, contact] = [...crm.contacts][0] ?? [];
     expect(contact).toMatchObject({
       email: 'rosa@example.ca',
+      phone: '+14165550142',
       source: 'google / cpc / x',
-      city: 'Toronto',
-      state: 'ON',
-      country: 'CA',
     });
+    expect(contact).not.toHaveProperty('city');
     expect(crm.fieldsOf(id ?? '')).toMatchObject({
-      utm_source: 'google',
-      utm_medium: 'cpc',
-      utm_campaign: 'x',
-      gclid: 'y',
-      landing_page: '/toronto/',
+      first_utm_source: 'google',
+      first_gclid: 'y',
+      last_utm_medium: 'cpc',
+      last_utm_campaign: 'x',
+      last_gclid: 'y',
+      last_landing_page: '/toronto/',
+      last_referrer: '(none)',
     });
-    expect(crm.fieldsOf(id ?? '')).not.toHaveProperty('referrer');
+    expect(crm.fieldsOf(id ?? '')).not.toHaveProperty('first_referrer');
     const note = crm.notes[0]?.body ?? '';
     expect(note).toContain(
       'Attribution: utm_source=google, utm_medium=cpc, utm_campaign=x, gclid=y, landing_page=/toronto/',
@@ -127,6 +136,7 @@ describe('attribution, conversions and consent', () => {
       /Consent shown under the form \(en-[0-9a-f]{12}\), given by sending it at /,
     );
     expect(note).toContain('Analytics cookies: granted');
+    expect(note).toContain('Advertising cookies: granted');
     const submission = /Submission: (\S+)/.exec(note)?.[1];
 
     // GA4 got the form's start and the lead, with the submission's id, once.
@@ -139,7 +149,12 @@ describe('attribution, conversions and consent', () => {
           form_name: 'questionnaire',
           lead_source: 'google / cpc / x',
           city: 'Toronto',
+          // The value of its loss range ($100,000-$250,000) by the default table, in CAD.
+          value: '17500',
+          currency: 'CAD',
         },
+        // Enhanced conversions: the e-mail and phone as Google asks them, with ad_user_data.
+        userData: { email: 'rosa@example.ca', phone_number: '+14165550142' },
       }),
     ]);
     expect(google.events.filter((e) => e.en === 'form_start')).toHaveLength(1);
@@ -151,13 +166,16 @@ describe('attribution, conversions and consent', () => {
     await page.locator('a[href^="tel:"]:visible').first().click();
     await expect
       .poll(() => google.events.filter((e) => e.en === 'click_to_call').map((e) => e.params))
-      .toEqual([{ link_url: 'tel:+18883399809' }]);
-    // Only the tag and its collect requests left the site, all of them intercepted here.
+      .toEqual([{ link_url: 'tel:+18883399809', phone_line: '+18883399809' }]);
+    // Only the tag and its collect requests left the site (DoubleClick's with Advertising
+    // accepted), all of them intercepted here.
     expect(
       google
         .outside()
         .every((r) =>
-          /^https:\/\/(www\.googletagmanager|region1\.google-analytics)\.com\//.test(r.url),
+          /^https:\/\/(www\.googletagmanager\.com|region1\.google-analytics\.com|stats\.g\.doubleclick\.net)\//.test(
+            r.url,
+          ),
         ),
     ).toBe(true);
     expect(errors).toEqual([]);
@@ -170,7 +188,7 @@ describe('attribution, conversions and consent', () => {
     const { page, context } = await openPage(browser, 375);
     await interceptGoogle(context);
     await page.goto(`${url}/toronto/fire-damage-claims/`);
-    await page.getByRole('button', { name: 'Refuse', exact: true }).click();
+    await page.getByRole('button', { name: 'Refuse all', exact: true }).click();
     await page.getByLabel('Residential').check();
     await page.locator('[data-next]').click();
     await page.getByLabel('Estimated value of the damage').selectOption('50k_100k');
@@ -193,11 +211,13 @@ describe('attribution, conversions and consent', () => {
       'signed-client',
       'fire',
     ]);
-    // A visit typed in: its source says so; the first lead's campaign fields are kept.
-    expect(crm.contacts.get(first)?.source).toBe('direct');
+    // A visit typed in: the contact keeps its first source and touch; the last one says direct.
+    expect(crm.contacts.get(first)?.source).toBe('google / cpc / x');
     expect(crm.fieldsOf(first)).toMatchObject({
-      utm_campaign: 'x',
-      landing_page: '/toronto/fire-damage-claims/',
+      first_utm_campaign: 'x',
+      last_source: 'direct',
+      last_utm_campaign: '(none)',
+      last_landing_page: '/toronto/fire-damage-claims/',
     });
     await context.close();
   });
@@ -206,7 +226,7 @@ describe('attribution, conversions and consent', () => {
     const { page, context, errors } = await openPage(browser, 375);
     const google = await interceptGoogle(context);
     await page.goto(`${url}/ottawa/?utm_source=newsletter&utm_medium=email`);
-    await page.getByRole('button', { name: 'Refuse', exact: true }).click();
+    await page.getByRole('button', { name: 'Refuse all', exact: true }).click();
     for (const p of ['/ottawa/public-adjusters/', '/faq/', '/contact/']) {
       await page.goto(url + p);
       await page.waitForLoadState('networkidle');
@@ -214,7 +234,7 @@ describe('attribution, conversions and consent', () => {
     }
     await page.locator('a[href^="tel:"]:visible').first().click();
     expect(google.outside()).toEqual([]);
-    // No first touch is kept without consent; the session's touch is.
+    // No ad click is kept without consent; the session's touch is.
     expect(
       await page.evaluate(() => [
         localStorage.getItem('claimsite-first-touch'),
@@ -226,17 +246,18 @@ describe('attribution, conversions and consent', () => {
     const settings = page.getByRole('button', { name: 'Cookie settings' });
     await settings.click();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('consent-title');
-    await page.getByRole('button', { name: 'Accept', exact: true }).click();
+    await page.getByRole('button', { name: 'Accept all', exact: true }).click();
     await expect.poll(() => google.events.map((e) => e.en)).toContain('page_view');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cookie settings');
     expect(await page.evaluate(() => document.cookie)).toContain('_ga=');
+    // A newsletter is no ad click, but the first touch the visit had: kept with Advertising.
     expect(await page.evaluate(() => localStorage.getItem('claimsite-first-touch'))).toContain(
       'newsletter',
     );
 
     // Taken back: the tag stops at once on this page, its cookie and the first touch go.
     await settings.click();
-    await page.getByRole('button', { name: 'Refuse', exact: true }).click();
+    await page.getByRole('button', { name: 'Refuse all', exact: true }).click();
     const refused = Date.now();
     await page.locator('a[href^="tel:"]:visible').first().click();
     // Read to the end: the tag, still on the page, reports scrolls of itself unless switched off.
@@ -258,7 +279,10 @@ describe('attribution, conversions and consent', () => {
     ] as const) {
       const { page, context } = await openPage(browser, 1280);
       await page.addInitScript((at) => {
-        localStorage.setItem('claimsite-consent', JSON.stringify({ choice: 'denied', at }));
+        localStorage.setItem(
+          'claimsite-consent',
+          JSON.stringify({ analytics: false, ads: false, at }),
+        );
       }, new Date(Date.now() - months * 30.5 * 24 * 3600 * 1000).toISOString());
       await page.goto(`${url}/toronto/`);
       await page.waitForLoadState('networkidle');
@@ -270,19 +294,19 @@ describe('attribution, conversions and consent', () => {
   for (const width of WIDTHS)
     it(`shows an accessible banner in English and French at ${width}px, moving nothing on the page`, async () => {
       for (const [path, title, accept, refuse, settings] of [
-        ['/toronto/', 'Cookies and measurement', 'Accept', 'Refuse', 'Cookie settings'],
+        ['/toronto/', 'Cookies and measurement', 'Accept all', 'Refuse all', 'Cookie settings'],
         [
           '/fr/montreal/',
           "Témoins et mesure d'audience",
-          'Accepter',
-          'Refuser',
+          'Tout accepter',
+          'Tout refuser',
           'Paramètres des témoins',
         ],
         [
           '/confirmation/?city=Toronto',
           'Cookies and measurement',
-          'Accept',
-          'Refuse',
+          'Accept all',
+          'Refuse all',
           'Cookie settings',
         ],
       ] as const) {

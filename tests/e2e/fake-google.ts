@@ -6,31 +6,42 @@ import type { BrowserContext } from 'playwright-core';
  * before it loaded and those pushed after; `config` names the measurement id; each `event` is
  * sent as GA4 sends it, a request to `https://region1.google-analytics.com/g/collect` with
  * `v=2`, `tid`, `cid`, `en` (the event's name), `dl` and each parameter as `ep.<name>` (text) or
- * `epn.<name>` (number); `event_callback` runs once it is sent. Like the real tag, it stops only
+ * `epn.<name>` (number), `dl` being the event's `page_location` when it names one (as a replayed
+ * landing does); `event_callback` runs once it is sent. Like the real tag, it stops only
  * for Google's opt-out, `window['ga-disable-<id>']`, and not for denied consent (Consent Mode's
  * advanced pings still leave, marked in `gcs`): a page that relied on denied consent to stop the
  * tag would be caught. It sends enhanced measurement's `scroll` of itself, as the real tag does,
- * and sets `_ga` as the real tag does with analytics storage granted.
+ * and sets `_ga` as the real tag does with analytics storage granted. With ad storage granted it
+ * does what the real tag's advertising measurement does: sets `_gcl_au` and sends each event to
+ * DoubleClick too (`stats.g.doubleclick.net/g/collect`, Google signals); user data set with
+ * `gtag('set', 'user_data', ...)` goes with the events (as `em`) only with ad_user_data granted.
  */
 export const FAKE_GTAG = `(() => {
   const dl = (window.dataLayer = window.dataLayer || []);
   let id = '';
   const consent = {};
+  let userData = null;
   const cid = String(Math.random()).slice(2, 12) + '.' + Math.floor(Date.now() / 1000);
   const send = (en, params) => {
     if (!id || window['ga-disable-' + id]) return Promise.resolve();
     const granted = consent.analytics_storage === 'granted';
+    const ads = consent.ad_storage === 'granted';
     if (granted) document.cookie = '_ga=GA1.1.' + cid + '; path=/; max-age=63072000';
-    const q = new URLSearchParams({ v: '2', tid: id, cid, en, dl: location.href, gcs: granted ? 'G111' : 'G100' });
+    if (ads) document.cookie = '_gcl_au=1.1.' + cid + '; path=/; max-age=7776000';
+    const dl = (params && params.page_location) || location.href;
+    const q = new URLSearchParams({ v: '2', tid: id, cid, en, dl, gcs: 'G1' + (ads ? '1' : '0') + (granted ? '1' : '0') });
+    if (userData && consent.ad_user_data === 'granted') q.set('em', btoa(JSON.stringify(userData)));
     for (const [k, v] of Object.entries(params || {})) {
       if (k === 'event_callback' || k === 'event_timeout' || typeof v === 'object') continue;
       q.set((typeof v === 'number' ? 'epn.' : 'ep.') + k, String(v));
     }
+    if (ads) fetch('https://stats.g.doubleclick.net/g/collect?' + q, { method: 'POST', keepalive: true, mode: 'no-cors' }).catch(() => {});
     return fetch('https://region1.google-analytics.com/g/collect?' + q, { method: 'POST', keepalive: true, mode: 'no-cors' }).catch(() => {});
   };
   const run = (args) => {
     const [cmd, a, b] = Array.from(args);
     if (cmd === 'consent') Object.assign(consent, b);
+    else if (cmd === 'set' && a === 'user_data') userData = b;
     else if (cmd === 'config') {
       id = a;
       if (!b || b.send_page_view !== false) send('page_view', {});
@@ -61,8 +72,16 @@ export const FAKE_GTAG = `(() => {
 export interface Collected {
   en: string;
   tid: string;
+  /** The page's address as sent (`dl`). */
+  dl: string;
+  /** Consent Mode's state as sent (`gcs`: G1, then ad storage, then analytics storage). */
+  gcs: string;
+  /** The user data sent for enhanced conversions, decoded; null when none went. */
+  userData: Record<string, string> | null;
   params: Record<string, string>;
   at: number;
+  /** Sent to DoubleClick (advertising measurement) rather than to GA4's collection. */
+  ads: boolean;
 }
 
 /**
@@ -72,28 +91,39 @@ export interface Collected {
  */
 export async function interceptGoogle(context: BrowserContext) {
   const events: Collected[] = [];
+  /** What went to DoubleClick: only with advertising consent. */
+  const adEvents: Collected[] = [];
   const requests: Array<{ url: string; at: number }> = [];
   context.on('request', (r) => requests.push({ url: r.url(), at: Date.now() }));
-  await context.route(/^https:\/\/[^/]*(googletagmanager|google-analytics)\.com\//, (route) => {
-    const url = new URL(route.request().url());
-    if (url.pathname === '/gtag/js')
-      return route.fulfill({ status: 200, contentType: 'text/javascript', body: FAKE_GTAG });
-    if (url.pathname === '/g/collect') {
-      const params: Record<string, string> = {};
-      for (const [k, v] of url.searchParams) {
-        const m = /^epn?\.(.+)$/.exec(k);
-        if (m?.[1]) params[m[1]] = v;
+  await context.route(
+    /^https:\/\/[^/]*(googletagmanager|google-analytics|doubleclick)\.(com|net)\//,
+    (route) => {
+      const url = new URL(route.request().url());
+      if (url.pathname === '/gtag/js')
+        return route.fulfill({ status: 200, contentType: 'text/javascript', body: FAKE_GTAG });
+      if (url.pathname === '/g/collect') {
+        const params: Record<string, string> = {};
+        for (const [k, v] of url.searchParams) {
+          const m = /^epn?\.(.+)$/.exec(k);
+          if (m?.[1]) params[m[1]] = v;
+        }
+        const em = url.searchParams.get('em');
+        const event: Collected = {
+          en: url.searchParams.get('en') ?? '',
+          tid: url.searchParams.get('tid') ?? '',
+          dl: url.searchParams.get('dl') ?? '',
+          gcs: url.searchParams.get('gcs') ?? '',
+          userData: em ? JSON.parse(Buffer.from(em, 'base64').toString('utf8')) : null,
+          params,
+          at: Date.now(),
+          ads: url.hostname.endsWith('doubleclick.net'),
+        };
+        (event.ads ? adEvents : events).push(event);
+        return route.fulfill({ status: 204, body: '' });
       }
-      events.push({
-        en: url.searchParams.get('en') ?? '',
-        tid: url.searchParams.get('tid') ?? '',
-        params,
-        at: Date.now(),
-      });
-      return route.fulfill({ status: 204, body: '' });
-    }
-    return route.fulfill({ status: 404, body: '' });
-  });
+      return route.fulfill({ status: 404, body: '' });
+    },
+  );
   /** Requests that left for anywhere but the site on loopback (a tel: link is no request). */
   const outside = (since = 0) =>
     requests.filter(
@@ -102,5 +132,5 @@ export async function interceptGoogle(context: BrowserContext) {
         /^https?:/.test(r.url) &&
         !/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(r.url),
     );
-  return { events, requests, outside };
+  return { events, adEvents, requests, outside };
 }
