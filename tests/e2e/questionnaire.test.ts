@@ -130,6 +130,9 @@ for (const width of WIDTHS) {
         email: 'marie@example.ca',
         phone: '416-555-0199',
         address: '12 King St W, Toronto, ON',
+        // The property's city and postal code: optional, left empty here.
+        propertyCity: '',
+        postalCode: '',
         preferredContact: 'both',
         submissionId: undefined,
         consentText: undefined,
