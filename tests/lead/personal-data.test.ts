@@ -112,7 +112,7 @@ describe("a person's data", () => {
     // The older outbox is imported at the first lead; then one lead is refused for good, and
     // one waits while the CRM is down.
     const s = await serve({ ...crm.env(), LEAD_OUTBOX_PATH: db });
-    crm.fail('contact', { status: 422, message: ['phone must be a valid phone number'] });
+    crm.fail('contact', { status: 400, message: ['The contact could not be saved'] });
     const dead = sampleClaim({
       email: 'marie@example.ca',
       phone: '416-555-0199',
@@ -132,7 +132,7 @@ describe("a person's data", () => {
     expect(show.code).toBe(0);
     expect(show.stdout).toContain(`3 records held about 416.555.0199 in ${db}:`);
     expect(show.stdout).toContain('Dead letter: the CRM refused it');
-    expect(show.stdout).toContain('phone must be a valid phone number');
+    expect(show.stdout).toContain('The contact could not be saved');
     expect(show.stdout).toContain('email: m.tremblay@example.ca');
     expect(show.stdout).toContain('fullName: Marie Tremblay');
     expect(show.stdout).toContain('damageDescription: A burst pipe flooded the basement.');
@@ -277,8 +277,10 @@ describe("a person's data", () => {
     expect((await s.post(delivered, visitor)).status).toBe(200);
     // The CRM quotes what it was sent in its refusal.
     crm.fail('contact', {
-      status: 422,
-      message: [`email ${refused.email} of ${refused.fullName} (${refused.phone}) is invalid`],
+      status: 400,
+      message: [
+        `The contact ${refused.email} of ${refused.fullName} (${refused.phone}) could not be saved`,
+      ],
     });
     expect((await s.post(refused, visitor)).status).toBe(202);
     crm.fail(

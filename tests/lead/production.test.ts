@@ -219,7 +219,9 @@ describe('the outbox drains itself', () => {
 
   it('moves a lead the CRM refuses for good to the dead letters: listed, retry says so and exits 0, drop asks first', async () => {
     const crm = await fakeCrm({ api: 'v2' });
-    crm.fail('contact', { status: 422, message: ['phone must be a valid phone number'] });
+    // A refusal that names no field the lead could go without (one that does is dropped, and the
+    // lead delivered without it: tests/lead/crm-data.test.ts).
+    crm.fail('contact', { status: 400, message: ['The contact could not be saved'] });
     const e = await production(crm.env());
     const lead = person();
     expect((await e.post(lead)).status).toBe(202);
@@ -227,7 +229,7 @@ describe('the outbox drains itself', () => {
     expect(await e.store.dead()).toMatchObject([
       {
         submissionId: lead.submissionId,
-        reason: 'contact: HTTP 422: phone must be a valid phone number',
+        reason: 'contact: HTTP 400: The contact could not be saved',
       },
     ]);
     const list = await runCliAsync(['leads', 'list', '--outbox', e.outbox]);
@@ -235,7 +237,7 @@ describe('the outbox drains itself', () => {
     expect(list.stdout).toContain(
       '1 dead letter, refused by the CRM for good (deleted 30 days after):',
     );
-    expect(list.stdout).toContain('phone must be a valid phone number');
+    expect(list.stdout).toContain('The contact could not be saved');
     const retry = await runCliAsync(['leads', 'retry', '--outbox', e.outbox], { env: crm.env() });
     expect(retry.code).toBe(0);
     expect(retry.stdout).toContain('1 dead letter waits for you');
@@ -297,8 +299,8 @@ describe('someone is told', () => {
     const crm = await fakeCrm({ api: 'v2' });
     crm.fail(
       'contact',
-      { status: 422, message: ['email is invalid'] },
-      { status: 422, message: ['email is invalid'] },
+      { status: 400, message: ['The contact could not be saved'] },
+      { status: 400, message: ['The contact could not be saved'] },
     );
     const e = await production({ ...crm.env(), LEAD_ALERT_WEBHOOK: hook.url });
     const a = person({ city: 'Moncton' });
@@ -309,7 +311,7 @@ describe('someone is told', () => {
     expect(hook.got).toHaveLength(1);
     expect(hook.got[0]?.text).toContain(a.submissionId);
     expect(hook.got[0]?.text).toContain('Moncton');
-    expect(hook.got[0]?.text).toContain('HTTP 422: email is invalid');
+    expect(hook.got[0]?.text).toContain('HTTP 400: The contact could not be saved');
   });
 });
 
