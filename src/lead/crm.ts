@@ -226,10 +226,21 @@ export interface CrmClient {
   deliver(lead: Lead, options: DeliverOptions): Promise<Delivery>;
 }
 
+/** What a delivery works with: the configuration, the API's shape, its calls and the log. */
+interface Ctx {
+  config: LeadConfig;
+  a: Api;
+  call: Call;
+  fieldIds: CustomFieldIds | null;
+  log: Log;
+  policy: RetryPolicy;
+}
+
 /**
- * GoHighLevel: the contact, then its note. The note carries the submission's id, so
- * after an attempt that may have added it (the answer lost, the time out), the contact's notes
- * are read first and it is not added twice.
+ * GoHighLevel: the person looked up, the contact, its tags, the submission's opportunity and
+ * workflow enrolment, then its note. The note carries the submission's id and comes last, so after
+ * an attempt that may have added it (the answer lost, the time out), the contact's notes are read
+ * first: found, the submission was delivered whole, and nothing is added twice.
  */
 export function createCrmClient(
   config: LeadConfig,
@@ -238,9 +249,27 @@ export function createCrmClient(
   gate = new RateGate(),
 ): CrmClient {
   const a = api(config);
+  const call = callOf(a, gate, policy);
+  const fieldsUrl = a.fieldsUrl;
+  const fieldIds = fieldsUrl
+    ? new CustomFieldIds(
+        async (deadline) =>
+          (
+            (await call('GET', fieldsUrl, undefined, deadline)) as {
+              customFields?: LocationField[];
+            } | null
+          )?.customFields ?? [],
+        config.customFieldIds,
+        log,
+      )
+    : null;
+  const ctx: Ctx = { config, a, call, fieldIds, log, policy };
+  return { deliver: (lead, options) => deliver(ctx, lead, options) };
+}
 
-  /** One call, within the deadline and the rate limit, judged by its status. */
-  const call: Call = async (method, url, body, deadline) => {
+/** One call, within the deadline and the rate limit, judged by its status. */
+function callOf(a: Api, gate: RateGate, policy: RetryPolicy): Call {
+  return async (method, url, body, deadline) => {
     await gate.wait(deadline);
     const left = deadline - Date.now();
     if (left < MIN_REQUEST_MS) throw new CrmError('out of time', 'transient');
@@ -265,225 +294,221 @@ export function createCrmClient(
       );
     }
     gate.observe(res);
-    const text = await res.text().catch(() => '');
-    let json: unknown = null;
+    return judged(res);
+  };
+}
+
+/** An answer's JSON, or the CrmError its status says. */
+async function judged(res: Response): Promise<unknown> {
+  const text = await res.text().catch(() => '');
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    // A non-JSON answer is judged by its status alone.
+  }
+  if (res.ok) return json;
+  const reason = crmReason(res.status, json);
+  if (res.status === 401 || res.status === 403) throw new CrmError(reason, 'auth', res.status);
+  if (res.status === 408 || res.status === 429 || res.status >= 500) {
+    throw new CrmError(
+      reason,
+      'transient',
+      res.status,
+      retryAfter(res.headers.get('retry-after')),
+      res.status >= 500,
+    );
+  }
+  throw new CrmError(reason, 'permanent', res.status, undefined, false, crmMessages(json));
+}
+
+/**
+ * The contact, written once the person is looked up; a field the CRM refuses (422 naming it) is
+ * left out and the contact written again at once. Retried whole (listing the fields and the
+ * look-up included) by its step.
+ */
+async function writeContact(ctx: Ctx, lead: Lead, deadline: number, refused: Set<string>) {
+  const { a, call, config, fieldIds, log } = ctx;
+  const fields = contactFields(lead);
+  const keys = [...Object.keys(fields.custom), ...Object.keys(fields.first.custom)];
+  const ids = fieldIds ? await fieldIds.resolve(keys, deadline) : config.customFieldIds;
+  const existing: Existing = a.v2
+    ? await findExisting(call, config, fields, ids, deadline)
+    : { found: false };
+  for (;;) {
+    const body = a.contactBody(fields, ids, existing, refused);
     try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      // A non-JSON answer is judged by its status alone.
-    }
-    if (res.ok) return json;
-    const reason = crmReason(res.status, json);
-    if (res.status === 401 || res.status === 403) throw new CrmError(reason, 'auth', res.status);
-    if (res.status === 408 || res.status === 429 || res.status >= 500) {
-      throw new CrmError(
-        reason,
-        'transient',
-        res.status,
-        retryAfter(res.headers.get('retry-after')),
-        res.status >= 500,
-      );
-    }
-    throw new CrmError(reason, 'permanent', res.status, undefined, false, crmMessages(json));
-  };
-
-  const fieldsUrl = a.fieldsUrl;
-  const fieldIds = fieldsUrl
-    ? new CustomFieldIds(
-        async (deadline) =>
-          (
-            (await call('GET', fieldsUrl, undefined, deadline)) as {
-              customFields?: LocationField[];
-            } | null
-          )?.customFields ?? [],
-        config.customFieldIds,
-        log,
-      )
-    : null;
-
-  // Retried whole (listing the fields and looking the person up included) by withRetry.
-  const writeContact = async (lead: Lead, deadline: number, refused: Set<string>) => {
-    const fields = contactFields(lead);
-    const keys = [...Object.keys(fields.custom), ...Object.keys(fields.first.custom)];
-    const ids = fieldIds ? await fieldIds.resolve(keys, deadline) : config.customFieldIds;
-    const existing: Existing = a.v2
-      ? await findExisting(call, config, fields, ids, deadline)
-      : { found: false };
-    for (;;) {
-      const body = a.contactBody(fields, ids, existing, refused);
-      try {
-        const json = (await call('POST', a.contactUrl, body, deadline)) as {
-          contact?: { id?: string };
-        } | null;
-        const id = json?.contact?.id;
-        if (!id) throw new CrmError('answered without a contact id', 'transient');
-        return id;
-      } catch (err) {
-        const named = refusedFields(
-          (err as CrmError).status,
-          (err as CrmError).messages ?? [],
-          body,
-          ids,
-        );
-        // Without its e-mail or phone a contact could not be found again: a second would be made.
-        const lost = named.includes('email') && !(body.phone && !named.includes('phone'));
-        if (named.length === 0 || lost || (named.includes('phone') && !body.email)) throw err;
-        for (const f of named) refused.add(f);
-        log('CRM refused fields: the contact goes without them', {
-          submissionId: lead.submissionId,
-          fields: named,
-        });
-      }
-    }
-  };
-
-  const hasNote = async (contactId: string, lead: Lead, deadline: number): Promise<boolean> => {
-    const json = (await call('GET', a.noteUrl(contactId), undefined, deadline)) as {
-      notes?: Array<{ body?: string }>;
-    } | null;
-    const mark = submissionMark(lead);
-    return (json?.notes ?? []).some((n) => n.body?.includes(mark));
-  };
-
-  /** A step of a delivery, retried within the deadline; its failure stops the delivery. */
-  const step = async <T>(
-    lead: Lead,
-    name: DeliveryError['step'],
-    done: Progress,
-    fn: () => Promise<T>,
-    deadline: number,
-  ): Promise<T> => {
-    try {
-      return await withRetry(fn, policy, deadline);
+      const json = (await call('POST', a.contactUrl, body, deadline)) as {
+        contact?: { id?: string };
+      } | null;
+      const id = json?.contact?.id;
+      if (!id) throw new CrmError('answered without a contact id', 'transient');
+      return id;
     } catch (err) {
       const e = err as CrmError;
-      log(STEP_FAILED[name], {
+      const named = refusedFields(e.status, e.messages ?? [], body, ids);
+      // Without its e-mail or phone a contact could not be found again: a second would be made.
+      const lost = named.includes('email') && !(body.phone && !named.includes('phone'));
+      if (named.length === 0 || lost || (named.includes('phone') && !body.email)) throw err;
+      for (const f of named) refused.add(f);
+      log('CRM refused fields: the contact goes without them', {
         submissionId: lead.submissionId,
-        ...(done.contactId ? { contactId: done.contactId } : {}),
-        error: redact(e.message, lead),
+        fields: named,
       });
-      throw new DeliveryError(e, name, done);
     }
-  };
+  }
+}
 
-  /**
-   * A step the lead is delivered without when the CRM refuses it for good (an unknown pipeline or
-   * workflow, a scope the token lacks): the note says so, and `claimsite leads check` names the
-   * fix. Only a passing failure stops the delivery, to be tried again.
-   */
-  const optional = async (
-    lead: Lead,
-    name: 'opportunity' | 'workflow',
-    done: Progress,
-    failed: string[],
-    fn: () => Promise<void>,
-    deadline: number,
-  ) => {
-    try {
-      await step(lead, name, done, fn, deadline);
-    } catch (err) {
-      const e = (err as DeliveryError).crm;
-      if (e.kind === 'transient') throw err;
-      failed.push(
-        `${name === 'opportunity' ? 'Opportunity' : 'Workflow enrolment'} refused by the CRM: ${e.message}`,
-      );
-    }
-  };
+async function hasNote(ctx: Ctx, contactId: string, lead: Lead, deadline: number) {
+  const json = (await ctx.call('GET', ctx.a.noteUrl(contactId), undefined, deadline)) as {
+    notes?: Array<{ body?: string }>;
+  } | null;
+  const mark = submissionMark(lead);
+  return (json?.notes ?? []).some((n) => n.body?.includes(mark));
+}
 
-  /** The opportunity and the workflow enrolment, each once per submission. */
-  const followUp = async (lead: Lead, done: Progress, deadline: number): Promise<string[]> => {
-    const failed: string[] = [];
-    const contactId = done.contactId ?? '';
-    const { pipelineId, pipelineStageId, workflowId } = config;
-    if (a.v2 && pipelineId && pipelineStageId && !done.opportunityId)
-      await optional(
-        lead,
-        'opportunity',
-        done,
-        failed,
-        async () => {
-          done.opportunityId = await ensureOpportunity(
-            call,
-            { ...config, pipelineId, pipelineStageId },
-            lead,
-            contactId,
-            deadline,
-          );
-        },
-        deadline,
-      );
-    if (a.v2 && workflowId && !done.enrolled)
-      await optional(
-        lead,
-        'workflow',
-        done,
-        failed,
-        async () => {
-          const url = `${config.baseUrl}/contacts/${encodeURIComponent(contactId)}/workflow/${encodeURIComponent(workflowId)}`;
-          await call('POST', url, {}, deadline);
-          done.enrolled = true;
-        },
-        deadline,
-      );
-    return failed;
-  };
+/** A step of a delivery, retried within the deadline; its failure stops the delivery. */
+async function step<T>(
+  ctx: Ctx,
+  lead: Lead,
+  name: DeliveryError['step'],
+  done: Progress,
+  fn: () => Promise<T>,
+  deadline: number,
+): Promise<T> {
+  try {
+    return await withRetry(fn, ctx.policy, deadline);
+  } catch (err) {
+    const e = err as CrmError;
+    ctx.log(STEP_FAILED[name], {
+      submissionId: lead.submissionId,
+      ...(done.contactId ? { contactId: done.contactId } : {}),
+      error: redact(e.message, lead),
+    });
+    throw new DeliveryError(e, name, done);
+  }
+}
 
-  return {
-    async deliver(lead, { deadline, progress = {} }) {
-      const done: Progress = { ...progress };
-      if (!done.contactId) {
-        const refused = new Set(done.refused ?? []);
-        done.contactId = await step(
-          lead,
-          'contact',
-          done,
-          () => writeContact(lead, deadline, refused),
-          deadline,
-        );
-        if (refused.size > 0) done.refused = [...refused];
-      }
-      const contactId = done.contactId;
-      // The note comes last: found, it says every step before it was done.
-      if (done.noteMayExist && a.listsNotes) {
-        if (await step(lead, 'note', done, () => hasNote(contactId, lead, deadline), deadline))
-          return { contactId, noteAdded: true };
-        done.noteMayExist = false;
-      }
-      const tagsUrl = a.tagsUrl;
-      // Adding tags the contact has already changes nothing: a retry simply adds them again.
-      if (tagsUrl)
-        await step(
-          lead,
-          'tags',
-          done,
-          () => call('POST', tagsUrl(contactId), { tags: contactFields(lead).tags }, deadline),
-          deadline,
-        );
-      const failed = await followUp(lead, done, deadline);
-      await step(
-        lead,
-        'note',
-        done,
-        async () => {
-          if (done.noteMayExist && a.listsNotes && (await hasNote(contactId, lead, deadline)))
-            return;
-          try {
-            await call(
-              'POST',
-              a.noteUrl(contactId),
-              { body: noteBody(lead, { refused: done.refused, failed }) },
-              deadline,
-            );
-          } catch (err) {
-            if ((err as CrmError).ambiguous) done.noteMayExist = true;
-            throw err;
-          }
-        },
-        deadline,
-      );
+/**
+ * A step the lead is delivered without when the CRM refuses it for good (an unknown pipeline or
+ * workflow, a scope the token lacks): the note says so, and `claimsite leads check` names the
+ * fix. Only a passing failure stops the delivery, to be tried again.
+ */
+async function optional(
+  ctx: Ctx,
+  lead: Lead,
+  name: 'opportunity' | 'workflow',
+  done: Progress,
+  failed: string[],
+  fn: () => Promise<void>,
+  deadline: number,
+) {
+  try {
+    await step(ctx, lead, name, done, fn, deadline);
+  } catch (err) {
+    const e = (err as DeliveryError).crm;
+    if (e.kind === 'transient') throw err;
+    const what = name === 'opportunity' ? 'Opportunity' : 'Workflow enrolment';
+    failed.push(`${what} refused by the CRM: ${e.message}`);
+  }
+}
+
+/** The opportunity and the workflow enrolment, each once per submission. */
+async function followUp(ctx: Ctx, lead: Lead, done: Progress, deadline: number) {
+  const { a, call, config } = ctx;
+  const failed: string[] = [];
+  const contactId = done.contactId ?? '';
+  const { pipelineId, pipelineStageId, workflowId } = config;
+  if (a.v2 && pipelineId && pipelineStageId && !done.opportunityId)
+    await optional(
+      ctx,
+      lead,
+      'opportunity',
+      done,
+      failed,
+      async () => {
+        const where = { ...config, pipelineId, pipelineStageId };
+        done.opportunityId = await ensureOpportunity(call, where, lead, contactId, deadline);
+      },
+      deadline,
+    );
+  if (a.v2 && workflowId && !done.enrolled)
+    await optional(
+      ctx,
+      lead,
+      'workflow',
+      done,
+      failed,
+      async () => {
+        const path = `/contacts/${encodeURIComponent(contactId)}/workflow/${encodeURIComponent(workflowId)}`;
+        await call('POST', `${config.baseUrl}${path}`, {}, deadline);
+        done.enrolled = true;
+      },
+      deadline,
+    );
+  return failed;
+}
+
+/** The contact (once), its tags, the opportunity and enrolment, then the note: see createCrmClient. */
+async function deliver(
+  ctx: Ctx,
+  lead: Lead,
+  { deadline, progress = {} }: DeliverOptions,
+): Promise<Delivery> {
+  const { a, call } = ctx;
+  const done: Progress = { ...progress };
+  if (!done.contactId) {
+    const refused = new Set(done.refused ?? []);
+    done.contactId = await step(
+      ctx,
+      lead,
+      'contact',
+      done,
+      () => writeContact(ctx, lead, deadline, refused),
+      deadline,
+    );
+    if (refused.size > 0) done.refused = [...refused];
+  }
+  const contactId = done.contactId;
+  // The note comes last: found, it says every step before it was done.
+  if (done.noteMayExist && a.listsNotes) {
+    if (
+      await step(ctx, lead, 'note', done, () => hasNote(ctx, contactId, lead, deadline), deadline)
+    )
       return { contactId, noteAdded: true };
+    done.noteMayExist = false;
+  }
+  const tagsUrl = a.tagsUrl;
+  // Adding tags the contact has already changes nothing: a retry simply adds them again.
+  if (tagsUrl)
+    await step(
+      ctx,
+      lead,
+      'tags',
+      done,
+      () => call('POST', tagsUrl(contactId), { tags: contactFields(lead).tags }, deadline),
+      deadline,
+    );
+  const failed = await followUp(ctx, lead, done, deadline);
+  const note = { body: noteBody(lead, { refused: done.refused, failed }) };
+  await step(
+    ctx,
+    lead,
+    'note',
+    done,
+    async () => {
+      if (done.noteMayExist && a.listsNotes && (await hasNote(ctx, contactId, lead, deadline)))
+        return;
+      try {
+        await call('POST', a.noteUrl(contactId), note, deadline);
+      } catch (err) {
+        if ((err as CrmError).ambiguous) done.noteMayExist = true;
+        throw err;
+      }
     },
-  };
+    deadline,
+  );
+  return { contactId, noteAdded: true };
 }
 
 const STEP_FAILED: Record<DeliveryError['step'], string> = {

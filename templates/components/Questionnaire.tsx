@@ -159,6 +159,42 @@ export function Questionnaire({
 
 const NO_PRESET: Preset = {};
 
+/** POSTAL_CODE for the pattern attribute, which has no flags: each letter in either case. */
+const POSTAL_PATTERN = POSTAL_CODE.source
+  .slice(1, -1)
+  .replace(/\[([^\]]+)\]/g, (_, letters: string) => `[${letters}${letters.toLowerCase()}]`);
+
+/** The property's city and postal code, for the CRM's address: sent only when the visitor gives them. */
+function PropertyPlace({ t }: { t: Strings }) {
+  const q = t.questionnaire;
+  return (
+    <div className="field-row">
+      <div className="field">
+        <label htmlFor="q-property-city">{q.propertyCity}</label>
+        <input
+          id="q-property-city"
+          name="propertyCity"
+          type="text"
+          autoComplete="address-level2"
+          maxLength={LIMITS.city}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="q-postal-code">{q.postalCode}</label>
+        <input
+          id="q-postal-code"
+          name="postalCode"
+          type="text"
+          autoComplete="postal-code"
+          maxLength={7}
+          pattern={POSTAL_PATTERN}
+          size={8}
+        />
+      </div>
+    </div>
+  );
+}
+
 /** Everything in the form but its page's hidden fields: rendered once per preset. */
 function QuestionnaireBody({
   claimType,
@@ -284,31 +320,7 @@ function QuestionnaireBody({
             maxLength={LIMITS.address}
           />
         </div>
-        {/* The property's city and postal code, for the CRM's address: only if the visitor gives them. */}
-        <div className="field-row">
-          <div className="field">
-            <label htmlFor="q-property-city">{q.propertyCity}</label>
-            <input
-              id="q-property-city"
-              name="propertyCity"
-              type="text"
-              autoComplete="address-level2"
-              maxLength={LIMITS.city}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="q-postal-code">{q.postalCode}</label>
-            <input
-              id="q-postal-code"
-              name="postalCode"
-              type="text"
-              autoComplete="postal-code"
-              maxLength={7}
-              pattern={POSTAL_CODE.source.slice(1, -1)}
-              size={8}
-            />
-          </div>
-        </div>
+        <PropertyPlace t={t} />
         <fieldset>
           <legend>{q.preferredContact}</legend>
           <div className="choices choices-3">
