@@ -3,6 +3,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
+import { claimSchema } from '../../src/lead/schema.js';
+import { firstWait } from '../../src/lead/store.js';
 import { BIN, tempDir } from '../helpers.js';
 import { sampleClaim } from './sample.js';
 import { readStore, type ServeProcess, startServe } from './serve-process.js';
@@ -146,5 +148,28 @@ describe('the upgrade from the JSON-lines outbox', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('adds the progress column a database of the last version lacks, keeping its leads, and counts what comes next', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'leads.db');
+    const lead = claimSchema.parse(sampleClaim());
+    await readStore(file, (store) => store.add(firstWait(lead, 'down'), { maxWaiting: 10 }));
+    // The table as the last version made it: no progress column, no counts.
+    const db = new Database(file);
+    db.exec('ALTER TABLE leads DROP COLUMN progress; DROP TABLE lead_facts;');
+    db.close();
+    const steps = await readStore(file, async (store) => {
+      await store.keep({ ...firstWait(lead, 'note: HTTP 503'), contactId: 'c1', enrolled: true });
+      const later = claimSchema.parse(sampleClaim({ email: 'later@example.ca' }));
+      await store.add(firstWait(later, 'down'), { maxWaiting: 10 });
+      return { waiting: await store.waiting(), counted: await store.counted() };
+    });
+    expect(steps.waiting.map((w) => [w.submissionId, w.enrolled ?? false])).toEqual([
+      [lead.submissionId, true],
+      [expect.any(String), false],
+    ]);
+    // Leads kept before counting began are not counted; the next are.
+    expect(steps.counted).toHaveLength(1);
   });
 });
