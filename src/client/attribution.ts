@@ -5,6 +5,7 @@ import {
   touchValueOk,
   UTM_FIELDS,
 } from '../lead/attribution.js';
+import { storedChoice } from './consent.js';
 
 /** This visit's touch: kept for the browser tab's session only. */
 const SESSION = 'claimsite-touch';
@@ -108,5 +109,6 @@ export function landingUrl(loc: Location): string | null {
 /** What a form sends of where the visitor came from. */
 export const leadTouches = () => ({
   attribution: read('sessionStorage', SESSION),
-  firstTouch: firstKept(),
+  // Only while Advertising stands accepted (one kept under an older, single consent is not sent).
+  firstTouch: storedChoice()?.ads ? firstKept() : undefined,
 });
