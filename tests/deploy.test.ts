@@ -179,23 +179,6 @@ describe('the Dockerfile a site folder is given', () => {
     execFileSync('chmod', ['a+x', path.dirname(image)]);
     await runContainer(stage, app, volume);
   }, 240_000);
-
-  it('builds with docker build where a Docker engine runs', async (ctx) => {
-    const engine = sh(site, 'docker', ['info', '--format', '{{.ServerVersion}}']);
-    ctx.skip(
-      engine.code !== 0,
-      `no Docker engine here (${(engine.err || 'docker not found').trim().split('\n').at(-1)}): the Dockerfile's build stage ran as a script above instead`,
-    );
-    const r = sh(site, 'docker', [
-      'build',
-      '--build-arg',
-      'SITE_URL=https://www.example.ca',
-      '-t',
-      'claimsite-test-site',
-      '.',
-    ]);
-    expect(r.code, r.err).toBe(0);
-  }, 600_000);
 });
 
 /**

@@ -98,7 +98,14 @@ describe('a firm launches its own site from the packed claimsite', () => {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', Origin: baseUrl },
           body: JSON.stringify(
-            sampleClaim({ city: 'Calgary', province: 'AB', page: '/calgary/public-adjusters/' }),
+            sampleClaim({
+              city: 'Calgary',
+              province: 'AB',
+              page: '/calgary/public-adjusters/',
+              address: '301 8 Ave SW',
+              propertyCity: 'Calgary',
+              postalCode: 't2p 1c5',
+            }),
           ),
         }),
         { ip: '203.0.113.40' },
@@ -106,7 +113,8 @@ describe('a firm launches its own site from the packed claimsite', () => {
       expect(answer.status, await answer.clone().text()).toBe(200);
       expect(crm.contacts.size).toBe(1);
       const [contact] = [...crm.contacts.values()] as Array<{ city?: string; state?: string }>;
-      expect(contact).toMatchObject({ city: 'Calgary', state: 'AB' });
+      // The contact's address is the property's: its province told by the postal code.
+      expect(contact).toMatchObject({ city: 'Calgary', state: 'AB', postalCode: 'T2P 1C5' });
     } finally {
       await blobs.stop();
       await crm.close();

@@ -29,8 +29,10 @@ export function SampleSettings({
       ? `${names.slice(0, -1).join(listSeparator)}${listLastSeparator}${names.at(-1)}`
       : (names[0] ?? '');
   return (
-    <p className="sample-banner">
-      <SampleLabel t={t} /> {fill(t.sample.settings, { fields })}
-    </p>
+    <div className="sample-banner">
+      <p className="container">
+        <SampleLabel t={t} /> {fill(t.sample.settings, { fields })}
+      </p>
+    </div>
   );
 }

@@ -112,7 +112,8 @@ export function browserAndSite(dataDir = FIXTURE_DATA): { browser: Browser; site
   const env = {} as { browser: Browser; site: Site };
   beforeAll(async () => {
     [env.browser, env.site] = await Promise.all([launchBrowser(), startSite(dataDir)]);
-  });
+    // The bundled site's build, on a busy machine, takes more than the default minute.
+  }, 300_000);
   afterAll(async () => {
     await env.browser?.close();
     await env.site?.close();
