@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { cliReference, readmeSynopsis } from './cli-reference.js';
 import { registerAudit } from './commands/audit.js';
 import {
   type CliExtras,
@@ -48,26 +49,9 @@ export async function main(
     },
   };
 
-  const program = new Command('claimsite')
-    .description('Builds the public-adjuster lead-generation website from its data set.')
-    .version(version, '-v, --version')
-    .option('--verbose', 'print stack traces for errors')
-    .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .showHelpAfterError('(run claimsite --help for usage)')
-    .hook('preAction', (cmd) => {
-      verbose = Boolean(cmd.opts().verbose);
-    });
-  for (const register of [
-    registerGenerate,
-    registerAudit,
-    registerValidate,
-    registerServe,
-    registerLeads,
-    registerInit,
-    registerDeploy,
-  ])
-    register(program, context);
+  const program = createProgram(context, version, (v) => {
+    verbose = v;
+  });
 
   // No command: the help, and a usage error, rather than nothing and success.
   const asksForHelp = argv.some((a) => ['-h', '--help', '-v', '--version'].includes(a));
@@ -97,6 +81,49 @@ export async function main(
     if (verbose && e.stack) io.err(`${e.stack}\n`);
     return 1;
   }
+}
+
+/** Every command, as the CLI and its generated reference (src/cli-reference.ts) know them. */
+export function createProgram(
+  context: CommandContext,
+  version: string,
+  onVerbose: (verbose: boolean) => void = () => {},
+): Command {
+  const { io } = context;
+  const program = new Command('claimsite')
+    .description('Builds the public-adjuster lead-generation website from its data set.')
+    .version(version, '-v, --version')
+    .option('--verbose', 'print stack traces for errors')
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .showHelpAfterError('(run claimsite --help for usage)')
+    .hook('preAction', (cmd) => onVerbose(Boolean(cmd.opts().verbose)));
+  for (const register of [
+    registerGenerate,
+    registerAudit,
+    registerValidate,
+    registerServe,
+    registerLeads,
+    registerInit,
+    registerDeploy,
+  ])
+    register(program, context);
+  return program;
+}
+
+/** The generated CLI reference: docs/cli.md's text and the README's synopsis. */
+export function cliDocs(): { reference: string; synopsis: string } {
+  const root = packageRoot();
+  const context: CommandContext = {
+    io: defaultIo,
+    root,
+    bundledData: path.join(root, 'data'),
+    siteData: 'data',
+    extras: {},
+    setExitCode: () => {},
+  };
+  const program = createProgram(context, '0');
+  return { reference: cliReference(program), synopsis: readmeSynopsis(program) };
 }
 
 /**
