@@ -49,7 +49,7 @@ beforeAll(async () => {
   });
   for (const k of ['SITE_ORIGIN', 'SITE_URL', 'GHL_CUSTOM_FIELD_IDS']) delete process.env[k];
   ({ server, url } = await startServer({ dir: dist, port: 0, host: '127.0.0.1', log: () => {} }));
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   process.env = saved;
   await browser?.close();
