@@ -12,6 +12,7 @@ import { allWaiting, type HeldRecord, type LeadStore, type PersonQuery } from '.
 import { type CommandContext, parsePath } from './context.js';
 import { registerLeadsCheck } from './leads-check.js';
 import { registerLeadsReport } from './leads-report.js';
+import { registerLeadsStore } from './leads-store.js';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -24,6 +25,7 @@ export function registerLeads(program: Command, { io, setExitCode }: CommandCont
     );
   registerLeadsCheck(leads, { io, setExitCode });
   registerLeadsReport(leads, { io });
+  registerLeadsStore(leads, { io, setExitCode });
   const outboxOption = () =>
     new Option('--outbox <file>', 'the SQLite database of leads (unless LEAD_STORE_URL is set)')
       .argParser(parsePath)

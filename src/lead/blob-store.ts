@@ -5,6 +5,7 @@ import { type CountedLead, factsOf, type LeadFacts } from './report.js';
 import { MAX_BODY_BYTES } from './rules.js';
 import {
   type AddResult,
+  type AlertClaim,
   type AlertState,
   type DeadLetter,
   deadLetterOf,
@@ -201,6 +202,36 @@ export class BlobLeadStore implements LeadStore {
 
   async saveAlertState(state: AlertState): Promise<void> {
     await this.blobs.setJSON('state/alerts', state);
+  }
+
+  /**
+   * One blob a condition, written only if it is still the one read (its etag), or only if new:
+   * of functions claiming at once, one writes it.
+   */
+  async claimAlert(condition: string, everyMs: number): Promise<AlertClaim | null> {
+    const key = `state/alert/${condition}`;
+    for (let tries = 0; tries < 5; tries++) {
+      const held = await this.blobs.getWithMetadata(key, { type: 'json' });
+      const previous = (held?.data as { at?: string } | null)?.at ?? null;
+      const at = new Date().toISOString();
+      if (previous && Date.parse(at) - Date.parse(previous) < everyMs) return null;
+      const written = await this.blobs.setJSON(
+        key,
+        { at },
+        held?.etag ? { onlyIfMatch: held.etag } : { onlyIfNew: true },
+      );
+      if (written.modified) return { condition, at, previous };
+    }
+    return null;
+  }
+
+  async releaseAlert(claim: AlertClaim): Promise<void> {
+    const key = `state/alert/${claim.condition}`;
+    const held = await this.blobs.getWithMetadata(key, { type: 'json' });
+    if ((held?.data as { at?: string } | null)?.at !== claim.at || !held?.etag) return;
+    if (claim.previous)
+      await this.blobs.setJSON(key, { at: claim.previous }, { onlyIfMatch: held.etag });
+    else await this.blobs.delete(key);
   }
 
   async check(): Promise<void> {

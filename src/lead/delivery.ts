@@ -11,6 +11,7 @@ import {
   laterSteps,
   type WaitingLead,
 } from './store.js';
+import { storeConditionOf } from './store-failure.js';
 
 /** Everything that delivers leads, wherever it runs: the endpoint, a drain, a scheduled function. */
 export interface Deliverer {
@@ -110,7 +111,7 @@ async function accept(d: Deliverer, entry: WaitingLead): Promise<AddResult> {
   try {
     result = await d.store.add(entry, { maxWaiting: d.maxWaiting });
   } catch (err) {
-    d.health.failed();
+    d.health.failed(err);
     throw err;
   }
   d.health.succeeded();
@@ -303,7 +304,12 @@ export function startRetrying(
     running = drain(d, { signal: stopping.signal })
       .then(
         () => {},
-        (err) => d.log('drain failed', { error: (err as Error).message }),
+        (err) => {
+          d.log('drain failed', { error: (err as Error).message });
+          // A store failing under a drain is one nobody may be posting to: health and the
+          // owner hear of it now, not at the next lead.
+          if (storeConditionOf(err)) d.health.failed(err);
+        },
       )
       .finally(() => {
         running = null;

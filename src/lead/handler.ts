@@ -12,6 +12,7 @@ import { type RateLimit, RateLimiter } from './rate-limit.js';
 import { MAX_BODY_BYTES } from './rules.js';
 import { fromFormData, leadSchema, reason } from './schema.js';
 import type { LeadStore } from './store.js';
+import { alertStoreFailure } from './store-failure.js';
 
 export interface LeadHandlerOptions {
   config: LeadConfig;
@@ -64,12 +65,16 @@ export function createLeadService(options: LeadHandlerOptions): LeadService {
   const { config } = options;
   const log = options.log ?? jsonLog;
   const { store } = options;
+  const alert = options.alert ?? createAlerts(config.alertWebhook, store, log);
   const deliverer: Deliverer = {
     store,
     crm: options.crm ?? (config.token ? createCrmClient(config, log) : undefined),
-    alert: options.alert ?? createAlerts(config.alertWebhook, store, log),
+    alert,
     log,
-    health: new StoreHealth(store),
+    // Every store failure is told to the owner at once, as it is found.
+    health: new StoreHealth(store, 1000, (err) => {
+      void alertStoreFailure(alert, store.where, err, true);
+    }),
     retryIntervalMs: config.retryIntervalMs,
     alertAfterMs: config.alertAfterMs,
     maxWaiting: config.maxWaiting,

@@ -10,11 +10,13 @@ import type { LeadStore } from './store.js';
  * The Node host's store, as configured: PostgreSQL when LEAD_STORE_URL names a server (several
  * instances share it), else SQLite in the file LEAD_OUTBOX_PATH names. A LEAD_OUTBOX_PATH of an
  * older version (its `leads.jsonl`) puts the database beside it, and that outbox is imported
- * when the database is first opened.
+ * when the database is first opened. With `init` (`claimsite leads store --init`), a SQLite
+ * store refused as missing or replaced is started afresh, or the database found is adopted.
  */
 export function openLeadStore(
   config: Pick<LeadConfig, 'storeUrl' | 'outboxPath'>,
   log: Log,
+  options: { init?: boolean } = {},
 ): SqlLeadStore {
   if (config.storeUrl) {
     const url = config.storeUrl;
@@ -27,7 +29,7 @@ export function openLeadStore(
   const { database, legacy } = sqliteFiles(config.outboxPath);
   const store = new SqlLeadStore(async () => {
     const { openSqlite } = await import('./sqlite-db.js');
-    return openSqlite(database);
+    return openSqlite(database, options);
   }, database);
   store.onOpen = async (opened) => {
     await importLegacyOutbox(opened, legacy, log);

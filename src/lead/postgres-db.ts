@@ -1,5 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { ADDED_COLUMNS, type Result, type SqlDatabase, type Statement, schema } from './sql.js';
+import {
+  ADDED_COLUMNS,
+  type Result,
+  type SqlDatabase,
+  type Statement,
+  schema,
+  storeIdInsert,
+} from './sql.js';
+import { StoreHarmedError } from './store.js';
 
 /**
  * PostgreSQL (version 14 or newer) through `pg`: the store several Node hosts share behind a
@@ -38,14 +47,18 @@ export async function openPostgres(
     }
   };
 
+  let storeId: string;
   try {
-    await transaction([
+    const results = await transaction([
       { sql: "SELECT pg_advisory_xact_lock(hashtext('claimsite lead store schema'))" },
       ...[...schema(POSTGRES_TYPES), ...COUNT_TRIGGER].map((sql) => ({ sql })),
       ...ADDED_COLUMNS.map(({ table, column, type }) => ({
         sql: `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${type}`,
       })),
+      storeIdInsert(randomUUID()),
+      { sql: 'SELECT store_id FROM lead_store WHERE id = 1' },
     ]);
+    storeId = String(results.at(-1)?.rows[0]?.store_id);
   } catch (err) {
     await pool.end();
     throw err;
@@ -53,6 +66,18 @@ export async function openPostgres(
 
   return {
     engine: 'postgres',
+    storeId,
+    async verify(deep) {
+      // The server keeps its own files; what can be told from here is that the database still
+      // holds this store (not one dropped and made again, or another restored over it).
+      if (!deep) return;
+      const { rows } = await run(pool, { sql: 'SELECT store_id FROM lead_store WHERE id = 1' });
+      if (rows[0]?.store_id !== storeId)
+        throw new StoreHarmedError(
+          'store-missing',
+          `The lead store's database no longer holds store ${storeId}: it was replaced while the server ran. Restore it from your last pg_dump (docs/leads.md), or restart the servers to go on with the store it now holds.`,
+        );
+    },
     batch: transaction,
     async query(sql, params = []) {
       return run(pool, { sql, params });

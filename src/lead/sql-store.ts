@@ -1,21 +1,24 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { holderOf, isGone, type LeaseHolder } from './lease-holder.js';
 import { personKeys } from './person.js';
 import { type CountedLead, type FactStatus, factsOf, type LeadFacts } from './report.js';
 import { MAX_BODY_BYTES } from './rules.js';
 import type { Lead } from './schema.js';
 import { LEAD_COLUMNS, type SqlDatabase, type Statement } from './sql.js';
-import type {
-  AddResult,
-  AlertState,
-  DeadLetter,
-  HeldRecord,
-  LeadStatus,
-  LeadStore,
-  PersonQuery,
-  WaitingCursor,
-  WaitingLead,
+import {
+  type AddResult,
+  type AlertClaim,
+  type AlertState,
+  type DeadLetter,
+  type HeldRecord,
+  type LeadStatus,
+  type LeadStore,
+  laterSteps,
+  type PersonQuery,
+  StoreHarmedError,
+  type WaitingCursor,
+  type WaitingLead,
 } from './store.js';
-import { laterSteps } from './store.js';
 
 /** A drain's lease: renewed every third of it while the drain runs, taken over once it lapses. */
 const LEASE_MS = 30_000;
@@ -32,6 +35,12 @@ export class SqlLeadStore implements LeadStore {
   private opening: Promise<SqlDatabase> | null = null;
   /** Personal data was deleted or cleared since the files were last erased. */
   private unerased = false;
+  /**
+   * Why the store's files are not the ones it opened, once it found they are not: from then on
+   * this process accepts nothing into it (the operator restores a backup, or starts a new store,
+   * and restarts the server).
+   */
+  private harmed: StoreHarmedError | null = null;
   /** Runs once the database is open, before anything else uses it (an older outbox's import). */
   onOpen?: (store: SqlLeadStore) => Promise<void>;
 
@@ -59,8 +68,23 @@ export class SqlLeadStore implements LeadStore {
     return this.opening;
   }
 
-  private async batch(statements: Statement[]) {
-    return (await this.db()).batch(statements);
+  /** Runs a write, once the files are found to be the ones opened (and after, with `after`). */
+  private async batch(statements: Statement[], options: { after?: boolean } = {}) {
+    const db = await this.db();
+    await this.verify(db, false);
+    const results = await db.batch(statements);
+    if (options.after) await this.verify(db, false);
+    return results;
+  }
+
+  private async verify(db: SqlDatabase, deep: boolean): Promise<void> {
+    if (this.harmed) throw this.harmed;
+    try {
+      await db.verify(deep);
+    } catch (err) {
+      if (err instanceof StoreHarmedError) this.harmed = err;
+      throw err;
+    }
   }
 
   private async query(sql: string, params: unknown[] = []) {
@@ -69,46 +93,61 @@ export class SqlLeadStore implements LeadStore {
 
   async add(entry: WaitingLead, { maxWaiting }: { maxWaiting: number }): Promise<AddResult> {
     const keys = personKeys(entry.lead);
-    const [inserted, , found] = await this.batch([
-      {
-        // Kept only while fewer than maxWaiting wait: the check and the insert are one.
-        sql: `INSERT INTO leads (submission_id, state, received_at, lead, email, phone, attempts,
+    const { storeId } = await this.db();
+    const [inserted, , found, held] = await this.batch(
+      [
+        {
+          // Kept only while fewer than maxWaiting wait: the check and the insert are one.
+          sql: `INSERT INTO leads (submission_id, state, received_at, lead, email, phone, attempts,
                 next_attempt_at, reason, contact_id, note_may_exist, progress)
               SELECT CAST(? AS TEXT), 'waiting', CAST(? AS TEXT), CAST(? AS JSONB), CAST(? AS TEXT),
                 CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT),
                 CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT)
               WHERE (SELECT n FROM lead_counts WHERE state = 'waiting') < ?
+                AND EXISTS (SELECT 1 FROM lead_store WHERE store_id = ?)
               ON CONFLICT (submission_id) DO NOTHING`,
-        params: [
-          entry.submissionId,
-          entry.receivedAt,
-          JSON.stringify(entry.lead),
-          keys.email,
-          keys.phone,
-          entry.attempts,
-          entry.nextAttemptAt,
-          entry.reason,
-          entry.contactId ?? null,
-          entry.noteMayExist ? 1 : 0,
-          progressOf(entry),
-          maxWaiting,
-        ],
-      },
-      {
-        // Counted once it is kept: not a lead refused at the cap, nor one sent twice.
-        sql: `INSERT INTO lead_facts (submission_id, received_at, facts)
+          params: [
+            entry.submissionId,
+            entry.receivedAt,
+            JSON.stringify(entry.lead),
+            keys.email,
+            keys.phone,
+            entry.attempts,
+            entry.nextAttemptAt,
+            entry.reason,
+            entry.contactId ?? null,
+            entry.noteMayExist ? 1 : 0,
+            progressOf(entry),
+            maxWaiting,
+            storeId,
+          ],
+        },
+        {
+          // Counted once it is kept: not a lead refused at the cap, nor one sent twice.
+          sql: `INSERT INTO lead_facts (submission_id, received_at, facts)
               SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS JSONB)
               WHERE EXISTS (SELECT 1 FROM leads WHERE submission_id = ?)
               ON CONFLICT (submission_id) DO NOTHING`,
-        params: [
-          entry.submissionId,
-          entry.receivedAt,
-          JSON.stringify(factsOf(entry.lead, entry.receivedAt)),
-          entry.submissionId,
-        ],
-      },
-      { sql: 'SELECT state FROM leads WHERE submission_id = ?', params: [entry.submissionId] },
-    ]);
+          params: [
+            entry.submissionId,
+            entry.receivedAt,
+            JSON.stringify(factsOf(entry.lead, entry.receivedAt)),
+            entry.submissionId,
+          ],
+        },
+        { sql: 'SELECT state FROM leads WHERE submission_id = ?', params: [entry.submissionId] },
+        { sql: 'SELECT store_id FROM lead_store WHERE id = 1' },
+      ],
+      // Acknowledged only if the files still are the store's once it is committed.
+      { after: true },
+    );
+    if (held?.rows[0]?.store_id !== storeId) {
+      this.harmed = new StoreHarmedError(
+        'store-missing',
+        `The lead store ${this.where} no longer holds store ${storeId}: it was replaced while the server ran. Restore the last backup (docs/leads.md), or start an empty store with claimsite leads store --init, and start the server again.`,
+      );
+      throw this.harmed;
+    }
     if (inserted?.changes) return 'added';
     const state = found?.rows[0]?.state as LeadStatus | undefined;
     return state ?? 'full';
@@ -293,15 +332,17 @@ export class SqlLeadStore implements LeadStore {
 
   async exclusive<T>(fn: () => Promise<T>, options: { wait: boolean }): Promise<T | null> {
     const holder = randomUUID();
+    const me = holderOf();
     const take = async () => {
       const now = Date.now();
       const [r] = await this.batch([
         {
-          sql: 'UPDATE lead_drain SET holder = ?, expires_at = ? WHERE id = 1 AND (holder IS NULL OR expires_at < ?)',
-          params: [holder, now + LEASE_MS, now],
+          sql: `UPDATE lead_drain SET holder = ?, expires_at = ?, host = ?, pid = ?
+                WHERE id = 1 AND (holder IS NULL OR expires_at < ?)`,
+          params: [holder, now + LEASE_MS, me.host, me.pid, now],
         },
       ]);
-      return Boolean(r?.changes);
+      return Boolean(r?.changes) || (await this.takeFromTheDead(holder, me));
     };
     const until = Date.now() + (options.wait ? 10 * 60_000 : 0);
     while (!(await take())) {
@@ -330,6 +371,60 @@ export class SqlLeadStore implements LeadStore {
     }
   }
 
+  /**
+   * Takes the lease over from a holder this process can tell is dead (a kill -9 on this host):
+   * at once, rather than once its lease runs out. Only the holder seen is replaced, so of two
+   * processes taking it over at once, one gets it.
+   */
+  private async takeFromTheDead(holder: string, me: LeaseHolder): Promise<boolean> {
+    const { rows } = await this.query('SELECT holder, host, pid FROM lead_drain WHERE id = 1');
+    const held = rows[0];
+    if (!held?.holder || !isGone({ host: String(held.host ?? ''), pid: Number(held.pid ?? 0) }))
+      return false;
+    const [r] = await this.batch([
+      {
+        sql: `UPDATE lead_drain SET holder = ?, expires_at = ?, host = ?, pid = ?
+              WHERE id = 1 AND holder = ?`,
+        params: [holder, Date.now() + LEASE_MS, me.host, me.pid, held.holder],
+      },
+    ]);
+    return Boolean(r?.changes);
+  }
+
+  async claimAlert(condition: string, everyMs: number): Promise<AlertClaim | null> {
+    // Not through batch(): an alert that a store is harmed is claimed in it all the same (the
+    // processes still using its files share the time), and where that fails the caller keeps
+    // to a guard of its own.
+    const db = await this.db();
+    const at = new Date().toISOString();
+    const [before, taken] = await db.batch([
+      { sql: 'SELECT at FROM lead_alerts WHERE condition = ?', params: [condition] },
+      {
+        sql: `INSERT INTO lead_alerts (condition, at) VALUES (?, ?)
+              ON CONFLICT (condition) DO UPDATE SET at = excluded.at WHERE lead_alerts.at < ?`,
+        params: [condition, at, new Date(Date.parse(at) - everyMs).toISOString()],
+      },
+    ]);
+    if (!taken?.changes) return null;
+    const previous = before?.rows[0]?.at;
+    return { condition, at, previous: previous ? String(previous) : null };
+  }
+
+  async releaseAlert(claim: AlertClaim): Promise<void> {
+    const db = await this.db();
+    await db.batch([
+      claim.previous
+        ? {
+            sql: 'UPDATE lead_alerts SET at = ? WHERE condition = ? AND at = ?',
+            params: [claim.previous, claim.condition, claim.at],
+          }
+        : {
+            sql: 'DELETE FROM lead_alerts WHERE condition = ? AND at = ?',
+            params: [claim.condition, claim.at],
+          },
+    ]);
+  }
+
   async alertState(): Promise<AlertState> {
     const { rows } = await this.query('SELECT condition, at FROM lead_alerts');
     return Object.fromEntries(rows.map((r) => [String(r.condition), String(r.at)]));
@@ -345,7 +440,12 @@ export class SqlLeadStore implements LeadStore {
     );
   }
 
+  /**
+   * Whether a lead can be kept now: the files are the store's (with SQLite's quick check) and a
+   * write as large as the largest lead succeeds.
+   */
   async check(): Promise<void> {
+    await this.verify(await this.db(), true);
     await this.batch([
       {
         sql: `INSERT INTO lead_probe (id, data, at) VALUES (1, ?, ?)
@@ -353,6 +453,26 @@ export class SqlLeadStore implements LeadStore {
         params: [randomBytes(MAX_BODY_BYTES), new Date().toISOString()],
       },
     ]);
+  }
+
+  /** The store's id, once its files are found sound (SQLite's quick check included). */
+  async identity(): Promise<string> {
+    const db = await this.db();
+    await this.verify(db, true);
+    return db.storeId;
+  }
+
+  /** The engine the store runs on, once it is open. */
+  async engine(): Promise<SqlDatabase['engine']> {
+    return (await this.db()).engine;
+  }
+
+  /** Copies the store, while in use, to a new file (SQLite); refused for a server's store. */
+  async backup(file: string): Promise<void> {
+    const db = await this.db();
+    if (!db.backup) throw new Error(`${this.where} is backed up with its server's own tools`);
+    await this.verify(db, true);
+    await db.backup(file);
   }
 
   async close(): Promise<void> {

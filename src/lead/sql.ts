@@ -25,8 +25,29 @@ export interface SqlDatabase {
    * false when another process kept it from finishing now.
    */
   erase(): Promise<boolean>;
+  /** The store's id (table lead_store), as it was when the database was opened. */
+  readonly storeId: string;
+  /**
+   * Throws a StoreHarmedError when the database is no longer the one opened: cheap enough for
+   * every write (SQLite: the files' identity, size and headers); `deep` adds what a health check
+   * can afford (SQLite's quick_check, and the store id read again).
+   */
+  verify(deep: boolean): Promise<void>;
+  /** Copies the database, while it is in use, to a new file (SQLite only). */
+  backup?(file: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The store's id, made once when its tables are made; what its id file beside it repeats. */
+export const STORE_ID_TABLE = `CREATE TABLE IF NOT EXISTS lead_store (
+  id INTEGER PRIMARY KEY CHECK (id = 1), store_id TEXT NOT NULL, created_at TEXT NOT NULL)`;
+
+/** Gives a store made now its id; one made before keeps its own. */
+export const storeIdInsert = (id: string): Statement => ({
+  sql: `INSERT INTO lead_store (id, store_id, created_at) VALUES (1, ?, ?)
+        ON CONFLICT (id) DO NOTHING`,
+  params: [id, new Date().toISOString()],
+});
 
 /** The tables, the same in both engines but for the types each names in `types`. */
 export function schema(types: {
@@ -80,6 +101,7 @@ export function schema(types: {
       facts ${types.json} NOT NULL
     )`,
     'CREATE INDEX IF NOT EXISTS lead_facts_by_time ON lead_facts (received_at)',
+    STORE_ID_TABLE,
     // What the health check writes: as much as the largest lead.
     `CREATE TABLE IF NOT EXISTS lead_probe (id INTEGER PRIMARY KEY, data ${types.blob}, at TEXT)`,
   ];
@@ -92,6 +114,12 @@ export const LEAD_COLUMNS =
 /**
  * Columns added since the table was first made: each engine adds the ones an older database
  * lacks when it opens it (`progress`: what a delivery achieved besides the contact and note, as
- * JSON: fields the CRM refused, the opportunity's id, the workflow enrolment).
+ * JSON: fields the CRM refused, the opportunity's id, the workflow enrolment; `host` and `pid`:
+ * the drain lease's holder).
  */
-export const ADDED_COLUMNS = [{ table: 'leads', column: 'progress', type: 'TEXT' }] as const;
+export const ADDED_COLUMNS = [
+  { table: 'leads', column: 'progress', type: 'TEXT' },
+  // Which process holds the drain's lease, so that one that died is known to have (sql-store.ts).
+  { table: 'lead_drain', column: 'host', type: 'TEXT' },
+  { table: 'lead_drain', column: 'pid', type: 'INTEGER' },
+] as const;

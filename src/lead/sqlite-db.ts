@@ -1,7 +1,22 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
-import { ADDED_COLUMNS, type Result, type SqlDatabase, type Statement, schema } from './sql.js';
+import {
+  ADDED_COLUMNS,
+  type Result,
+  type SqlDatabase,
+  type Statement,
+  schema,
+  storeIdInsert,
+} from './sql.js';
+import {
+  adoptId,
+  deepCheck,
+  refuseEmpty,
+  SqliteFileWatch,
+  setAsideLeftovers,
+} from './sqlite-files.js';
 
 /** How long a write waits for another process's transaction to end before it gives up. */
 const BUSY_MS = 5000;
@@ -13,9 +28,13 @@ const BUSY_MS = 5000;
  * itself, and other processes are kept out by SQLite's own locks (a writer waits up to
  * BUSY_MS for another's transaction). In WAL mode readers never wait for the writer; with
  * synchronous=FULL a transaction is on the disk when COMMIT returns; with secure_delete, what
- * is deleted is overwritten with zeros.
+ * is deleted is overwritten with zeros. The store knows its files (sqlite-files.ts): a database
+ * missing or empty where its id file says a store was is refused, unless `init` (an operator's
+ * `claimsite leads store --init`) says to start a new one there.
  */
-export function openSqlite(file: string): SqlDatabase {
+export function openSqlite(file: string, options: { init?: boolean } = {}): SqlDatabase {
+  if (options.init) setAsideLeftovers(file);
+  else refuseEmpty(file);
   // Leads are personal data: a folder made here is its owner's alone, and so is the database
   // (SQLite gives its -wal and -shm files the database file's own mode). Only a file that is not
   // there yet is touched: closing any descriptor of a database this process has open would
@@ -33,11 +52,24 @@ export function openSqlite(file: string): SqlDatabase {
     db.pragma('secure_delete = ON');
     // The log is cut back to this after a checkpoint, rather than keeping its largest size.
     db.pragma('journal_size_limit = 4194304');
-    transaction(
-      db,
-      [...schema(SQLITE_TYPES), ...COUNT_TRIGGERS].map((sql) => ({ sql })),
-    );
+    transaction(db, [
+      ...[...schema(SQLITE_TYPES), ...COUNT_TRIGGERS].map((sql) => ({ sql })),
+      storeIdInsert(randomUUID()),
+    ]);
     addColumns(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  let storeId: string;
+  let watch: SqliteFileWatch;
+  try {
+    storeId = String(
+      (db.prepare('SELECT store_id FROM lead_store WHERE id = 1').get() as { store_id: string })
+        .store_id,
+    );
+    adoptId(file, storeId, Boolean(options.init));
+    watch = new SqliteFileWatch(file);
   } catch (err) {
     db.close();
     throw err;
@@ -45,6 +77,23 @@ export function openSqlite(file: string): SqlDatabase {
 
   return {
     engine: 'sqlite',
+    storeId,
+    async verify(deep) {
+      watch.check();
+      if (deep) deepCheck(file, storeId);
+    },
+    async backup(target) {
+      // A new file of its owner's alone (a copy of personal data), never one that is there:
+      // SQLite writes into an empty file, and refuses one with anything in it.
+      closeSync(openSync(target, 'wx', 0o600));
+      try {
+        db.prepare('VACUUM INTO ?').run(target);
+      } catch (err) {
+        // What was begun of the copy is this command's own, and no backup.
+        rmSync(target, { force: true });
+        throw err;
+      }
+    },
     async batch(statements) {
       return transaction(db, statements);
     },
@@ -73,6 +122,7 @@ export function openSqlite(file: string): SqlDatabase {
         // Another process is using it: the log stays for it, and is checkpointed later.
       }
       db.close();
+      watch.close();
     },
   };
 }

@@ -64,6 +64,30 @@ export function deadLetterOf(entry: WaitingLead, reason: string, now = Date.now(
 /** When each alert condition was last sent (ISO), so that one is sent at most once an hour. */
 export type AlertState = Record<string, string>;
 
+/** An alert condition taken for this process to send: what to put back if the sending fails. */
+export interface AlertClaim {
+  condition: string;
+  /** When it was taken (ISO): what the store now holds for the condition. */
+  at: string;
+  /** What the store held before (ISO), or null when the condition had never been sent. */
+  previous: string | null;
+}
+
+/**
+ * The store's files are not the ones it opened, or no longer hold a store: removed, replaced,
+ * truncated, damaged, or found empty where its id file says a store was. Nothing is accepted
+ * into it until an operator restores a backup or starts a new store; the message says how.
+ */
+export class StoreHarmedError extends Error {
+  constructor(
+    /** What happened, for alerts: one condition each, at most once an hour. */
+    readonly condition: 'store-missing' | 'store-corrupt',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Where a submission stands in a store; null when the store has never had it. */
 export type LeadStatus = 'waiting' | 'dead' | 'delivered';
 
@@ -140,6 +164,14 @@ export interface LeadStore {
   exclusive<T>(fn: () => Promise<T>, options: { wait: boolean }): Promise<T | null>;
   alertState(): Promise<AlertState>;
   saveAlertState(state: AlertState): Promise<void>;
+  /**
+   * Takes an alert condition for sending, unless it was sent (or taken) within `everyMs`: the
+   * time is read and written in one transaction, so that of processes and instances asking at
+   * once, one only gets it. Null when it is not this caller's to send.
+   */
+  claimAlert(condition: string, everyMs: number): Promise<AlertClaim | null>;
+  /** Puts back what a claim replaced, when the alert could not be sent: it is tried again. */
+  releaseAlert(claim: AlertClaim): Promise<void>;
   /** Writes as a lead would, to tell whether one can be accepted now; throws when not. */
   check(): Promise<void>;
   close(): Promise<void>;
