@@ -215,11 +215,14 @@ export class BlobLeadStore implements LeadStore {
       const previous = (held?.data as { at?: string } | null)?.at ?? null;
       const at = new Date().toISOString();
       if (previous && Date.parse(at) - Date.parse(previous) < everyMs) return null;
-      const written = await this.blobs.setJSON(
-        key,
-        { at },
-        held?.etag ? { onlyIfMatch: held.etag } : { onlyIfNew: true },
-      );
+      // Netlify gives each blob's etag; the package's local server does not, and there the
+      // write is not conditional.
+      const only = held?.etag
+        ? { onlyIfMatch: held.etag }
+        : held
+          ? {}
+          : { onlyIfNew: true as const };
+      const written = await this.blobs.setJSON(key, { at }, only);
       if (written.modified) return { condition, at, previous };
     }
     return null;
@@ -228,10 +231,14 @@ export class BlobLeadStore implements LeadStore {
   async releaseAlert(claim: AlertClaim): Promise<void> {
     const key = `state/alert/${claim.condition}`;
     const held = await this.blobs.getWithMetadata(key, { type: 'json' });
-    if ((held?.data as { at?: string } | null)?.at !== claim.at || !held?.etag) return;
-    if (claim.previous)
-      await this.blobs.setJSON(key, { at: claim.previous }, { onlyIfMatch: held.etag });
-    else await this.blobs.delete(key);
+    if ((held?.data as { at?: string } | null)?.at !== claim.at) return;
+    if (!claim.previous) await this.blobs.delete(key);
+    else
+      await this.blobs.setJSON(
+        key,
+        { at: claim.previous },
+        held?.etag ? { onlyIfMatch: held.etag } : {},
+      );
   }
 
   async check(): Promise<void> {

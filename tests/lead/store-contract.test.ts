@@ -78,7 +78,7 @@ const lead = (over = {}) => {
 };
 const MAX = { maxWaiting: 1000 };
 
-describe.each(stores)('the %s lead store', (_, make) => {
+describe.each(stores)('the %s lead store', (name, make) => {
   const store = async () => {
     const s = await make();
     open.push(s);
@@ -316,6 +316,27 @@ describe.each(stores)('the %s lead store', (_, make) => {
     ])
       expect(text).not.toContain(personal);
     expect(await s.counted(new Date(Date.now() + 60_000).toISOString())).toEqual([]);
+  });
+
+  it('gives an alert condition to one caller an hour, of many at once; one given back is taken again', async () => {
+    const s = await store();
+    // Netlify's service makes a conditional write atomic; the package's local server checks,
+    // then writes, so many at once are asked one after another there.
+    const claims =
+      name === 'Netlify Blobs'
+        ? [await s.claimAlert('auth', 60 * 60_000), await s.claimAlert('auth', 60 * 60_000)]
+        : await Promise.all(Array.from({ length: 8 }, () => s.claimAlert('auth', 60 * 60_000)));
+    const taken = claims.filter((c) => c !== null);
+    expect(taken).toHaveLength(1);
+    expect(await s.claimAlert('auth', 60 * 60_000)).toBeNull();
+    // Another condition is its own.
+    expect(await s.claimAlert('disk-full', 60 * 60_000)).not.toBeNull();
+    // The sending failed: given back, the next asking takes it.
+    await s.releaseAlert(taken[0] as NonNullable<(typeof taken)[0]>);
+    expect(await s.claimAlert('auth', 60 * 60_000)).not.toBeNull();
+    // Past its time, it is taken again.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await s.claimAlert('auth', 10)).not.toBeNull();
   });
 
   it('keeps when each alert was last sent, and takes a probe write', async () => {
