@@ -5,11 +5,13 @@
 // accepts (one committed transaction each) and 200 health answers through the store and the
 // health check the endpoint uses, and the median of the pairs' ratios. Then `claimsite serve`
 // runs on each, and 20 rounds of 16 health checks at once are sent to it over HTTP: its peak
-// memory (VmHWM) is read from /proc. Usage: npm run bench:leads -- [--postgres]
+// memory (VmHWM) is read from /proc. The health check's own probe (the files checked, SQLite's
+// quick_check, a write) is timed on its own, 20 times. Usage: npm run bench:leads -- [--postgres]
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Deliverer } from '../src/lead/delivery.js';
 import { healthOf, StoreHealth } from '../src/lead/health.js';
@@ -110,6 +112,25 @@ async function bench(
       await healthOf(s.deliverer);
       s.health.push(performance.now() - t);
     }
+  // The health check's own probe (issue 47): the files' identity, SQLite's quick_check on a
+  // connection of its own, the store id, and the probe write; 20 of each, taking turns.
+  const checks = new Map<number, number[]>(stores.map((s) => [s.size, []]));
+  const stalls = new Map<number, number[]>(stores.map((s) => [s.size, []]));
+  for (let i = 0; i < 20; i++)
+    for (const s of stores) {
+      if (!s.env.LEAD_OUTBOX_PATH) break;
+      // A store makes its full check at most every 10 s: a new one each time, on the same file.
+      const fresh = openLeadStore({ outboxPath: s.env.LEAD_OUTBOX_PATH }, () => {});
+      await fresh.counts();
+      const loop = monitorEventLoopDelay({ resolution: 1 });
+      loop.enable();
+      const t = performance.now();
+      await fresh.check();
+      checks.get(s.size)?.push(performance.now() - t);
+      loop.disable();
+      stalls.get(s.size)?.push(loop.max / 1e6);
+      await fresh.close();
+    }
   const [small, large] = stores as [(typeof stores)[0], (typeof stores)[0]];
   const ratio = (k: 'accept' | 'health') => median(large[k].map((x, i) => x / (small[k][i] ?? 1)));
   const lines = stores.map(
@@ -119,6 +140,10 @@ async function bench(
   lines.push(
     `${name.padEnd(10)} 100,000 / 10 waiting, median of the pairs' ratios: accept ${ratio('accept').toFixed(2)}, health ${ratio('health').toFixed(2)}`,
   );
+  for (const s of stores)
+    lines.push(
+      `${name.padEnd(10)} ${String(s.size).padStart(7)} waiting   health check's full probe (quick_check on a thread, a write) ${median(checks.get(s.size) ?? []).toFixed(1)} ms, the event loop's longest stall meanwhile ${median(stalls.get(s.size) ?? []).toFixed(1)} ms (medians)`,
+    );
   for (const s of stores) await s.store.close();
   for (const s of stores)
     lines.push(

@@ -17,6 +17,7 @@ import {
   SqliteFileWatch,
   setAsideLeftovers,
 } from './sqlite-files.js';
+import { StoreHarmedError } from './store.js';
 
 /** How long a write waits for another process's transaction to end before it gives up. */
 const BUSY_MS = 5000;
@@ -75,12 +76,13 @@ export function openSqlite(file: string, options: { init?: boolean } = {}): SqlD
     throw err;
   }
 
+  const deep_ = new DeepChecks(file, storeId);
   return {
     engine: 'sqlite',
     storeId,
     async verify(deep) {
       watch.check();
-      if (deep) deepCheck(file, storeId);
+      if (deep) await deep_.check();
     },
     async backup(target) {
       // A new file of its owner's alone (a copy of personal data), never one that is there:
@@ -125,6 +127,44 @@ export function openSqlite(file: string, options: { init?: boolean } = {}): SqlD
       watch.close();
     },
   };
+}
+
+/**
+ * The full check (deepCheck: quick_check on a thread), one at a time, and at most once every
+ * hundred times as long as the last took, 10 s at the least: a health check in between gets the
+ * last one's verdict, and a damaged database stays damaged.
+ */
+class DeepChecks {
+  private running: Promise<void> | null = null;
+  private nextAt = 0;
+  private failure: unknown = null;
+
+  constructor(
+    private readonly file: string,
+    private readonly storeId: string,
+  ) {}
+
+  async check(): Promise<void> {
+    if (!this.running && Date.now() >= this.nextAt) {
+      const started = Date.now();
+      this.running = deepCheck(this.file, this.storeId)
+        .then(
+          () => {
+            this.failure = null;
+          },
+          (err) => {
+            // Busy, or the thread could not start: not judged now.
+            this.failure = err instanceof StoreHarmedError ? err : null;
+          },
+        )
+        .finally(() => {
+          this.nextAt = Date.now() + Math.max(10_000, 100 * (Date.now() - started));
+          this.running = null;
+        });
+    }
+    if (this.running) await this.running;
+    if (this.failure) throw this.failure;
+  }
 }
 
 const SQLITE_TYPES = {
