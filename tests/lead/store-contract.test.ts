@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
@@ -6,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BlobLeadStore } from '../../src/lead/blob-store.js';
 import { openLeadStore } from '../../src/lead/open-store.js';
 import { claimSchema } from '../../src/lead/schema.js';
+import type { SqlLeadStore } from '../../src/lead/sql-store.js';
 import { firstWait, type LeadStore } from '../../src/lead/store.js';
 import { tempDir } from '../helpers.js';
 import { startPostgres } from './postgres.js';
@@ -354,3 +356,34 @@ describe.each(stores)('the %s lead store', (name, make) => {
     await expect(s.check()).resolves.toBeUndefined();
   });
 });
+
+// Netlify's functions have no process another can ask after: their lease only runs out.
+describe.each(stores.filter(([name]) => name !== 'Netlify Blobs'))(
+  "the %s store's drain lease",
+  (_, make) => {
+    it("takes over at once the lease of a holder of this host that is gone, never a live one's", async () => {
+      const s = (await make()) as SqlLeadStore;
+      open.push(s);
+      const db = await s.db();
+      const { holderOf } = await import('../../src/lead/lease-holder.js');
+      const hold = (host: string, pid: number) =>
+        db.batch([
+          {
+            sql: `UPDATE lead_drain SET holder = 'other', expires_at = ?, host = ?, pid = ?
+                WHERE id = 1`,
+            params: [Date.now() + 30_000, host, pid],
+          },
+        ]);
+      // The test runner's parent lives: its lease holds.
+      await hold(holderOf().host, process.ppid);
+      expect(await s.exclusive(async () => 'taken', { wait: false })).toBeNull();
+      // Another host's process cannot be asked after: its lease holds until it runs out.
+      const gone = spawnSync(process.execPath, ['-e', '']).pid ?? 0;
+      await hold('another-host', gone);
+      expect(await s.exclusive(async () => 'taken', { wait: false })).toBeNull();
+      // A process of this host that is gone: taken over at once.
+      await hold(holderOf().host, gone);
+      expect(await s.exclusive(async () => 'taken', { wait: false })).toBe('taken');
+    });
+  },
+);
