@@ -81,7 +81,12 @@ export function openSqlite(file: string, options: { init?: boolean } = {}): SqlD
     engine: 'sqlite',
     storeId,
     async verify(deep) {
-      watch.check();
+      try {
+        watch.check();
+      } catch (err) {
+        if (watch.logLost) rescueLog(db);
+        throw err;
+      }
       if (deep) await deep_.check();
     },
     async backup(target) {
@@ -127,6 +132,20 @@ export function openSqlite(file: string, options: { init?: boolean } = {}): SqlD
       watch.close();
     },
   };
+}
+
+/**
+ * The log was removed under the store: SQLite still reads it through the descriptor it holds,
+ * and a checkpoint copies what it holds (the latest leads, acknowledged) into the database,
+ * which is still there. Without it they would go with the process. Once is enough; it is tried
+ * on each check that finds the log lost, and a failure leaves things as they were.
+ */
+function rescueLog(db: Database.Database): void {
+  try {
+    db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').all();
+  } catch {
+    // Another process holds the database, or the disk fails: nothing more can be done here.
+  }
 }
 
 /**

@@ -179,6 +179,8 @@ export class SqliteFileWatch {
   private readonly db: ReturnType<typeof openShared>;
   private wal: ReturnType<typeof openShared> | null = null;
   private largest: number;
+  /** The log was removed or replaced: what it held is still readable through SQLite's own descriptor. */
+  logLost = false;
 
   constructor(private readonly file: string) {
     this.db = openShared(file);
@@ -215,11 +217,13 @@ export class SqliteFileWatch {
       if (now) this.wal = openShared(log);
       return;
     }
-    if (!now || keyOf(now) !== this.wal.key)
+    if (!now || keyOf(now) !== this.wal.key) {
+      this.logLost = true;
       throw this.harmed(
         'store-missing',
         `The lead store's log ${log}, which holds the latest leads until they are copied into the database, was ${now ? 'replaced' : 'removed'}`,
       );
+    }
     const head = Buffer.alloc(4);
     if (readSync(this.wal.fd, head, 0, 4, 0) === 4 && !WAL_MAGIC.includes(head.readUInt32BE(0)))
       throw this.harmed(

@@ -127,6 +127,20 @@ describe("the store's files harmed under a running server", () => {
     }, 60_000);
   }
 
+  it('its log deleted: what it held is copied into the database, and outlives a kill -9', async () => {
+    const db = path.join(await tempDir(), 'leads.db');
+    const s = await serve({ GHL_TOKEN: '', LEAD_OUTBOX_PATH: db });
+    const acknowledged = [person(), person(), person(), person(), person()];
+    for (const a of acknowledged) expect((await s.post(a)).status).toBe(202);
+    await rm(`${db}-wal`);
+    expect((await s.post(person())).status).toBe(503);
+    await s.stop('SIGKILL');
+    const kept = await readStore(db, async (store) =>
+      (await store.waiting()).map((e) => e.submissionId),
+    );
+    expect(kept.sort()).toEqual(acknowledged.map((a) => a.submissionId).sort());
+  }, 60_000);
+
   it('a harm that only a full check finds (bytes inside the database): health says 503 and alerts', async () => {
     const hook = await webhook();
     const db = path.join(await tempDir(), 'leads.db');
