@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -158,6 +159,43 @@ describe("the store's files harmed under a running server", () => {
     expect((await health(s2)).body).toEqual({ status: 'unavailable', reason: STORE_HARMED });
     expect((await s2.post(person())).status).toBe(503);
     await until(() => hook.texts.some((t) => /The lead store is damaged/.test(t)));
+  }, 60_000);
+});
+
+describe('a full disk, then a volume remounted read-only', () => {
+  it('alerts once for each, however many leads are refused at once', async () => {
+    const hook = await webhook();
+    const mount = path.join(await tempDir(), 'volume');
+    await mkdir(mount);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m,mode=0700', 'tmpfs', mount]);
+    cleanup.push(() => execFileSync('umount', ['-l', mount]));
+    const db = path.join(mount, 'leads.db');
+    const s = await serve({ GHL_TOKEN: '', LEAD_OUTBOX_PATH: db, LEAD_ALERT_WEBHOOK: hook.url });
+    for (let i = 0; i < 5; i++) expect((await s.post(person())).status).toBe(202);
+    await writeFile(path.join(mount, 'filler'), Buffer.alloc(8 * 1024 * 1024)).catch(() => {});
+    const big = () => ({ ...person(), damageDescription: 'x'.repeat(4000) });
+    const full = await Promise.all(Array.from({ length: 40 }, () => s.post(big())));
+    expect(full.filter((r) => r.status === 503).length).toBeGreaterThan(0);
+    const diskFull = (t: string) => t.startsWith("The lead store's disk is full");
+    await until(() => hook.texts.some(diskFull));
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(hook.texts.filter(diskFull)).toHaveLength(1);
+
+    await rm(path.join(mount, 'filler'));
+    await until(async () => (await s.post(person())).status === 202);
+    // The volume comes back read-only after a restart (a file system that has files open for
+    // writing cannot be remounted so).
+    await s.stop();
+    execFileSync('mount', ['-o', 'remount,ro', mount]);
+    const ro = await serve({ GHL_TOKEN: '', LEAD_OUTBOX_PATH: db, LEAD_ALERT_WEBHOOK: hook.url });
+    const readOnly = await Promise.all(Array.from({ length: 10 }, () => ro.post(person())));
+    expect(readOnly.map((r) => r.status)).toEqual(Array(10).fill(503));
+    expect((await health(ro)).status).toBe(503);
+    const cannotWrite = (t: string) => t.startsWith('The lead store cannot be written');
+    await until(() => hook.texts.some(cannotWrite));
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(hook.texts.filter(cannotWrite)).toHaveLength(1);
+    execFileSync('mount', ['-o', 'remount,rw', mount]);
   }, 60_000);
 });
 
