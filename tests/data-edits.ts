@@ -316,6 +316,8 @@ export const CONTENT_EDITS: Record<string, (pick: number) => Edit> = {
       topic: 'risk',
       text: `A local fact about basement flooding written for test ${n}.`,
       source: { publisher: 'A test', url: `https://example.com/local/${n}` },
+      asOf: '2026',
+      checked: '2026-11-27',
     };
     const kind = pick % 3;
     if (kind === 2 && local[city.slug]) delete local[city.slug];

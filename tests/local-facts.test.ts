@@ -111,6 +111,8 @@ describe('a neighbourhood page earns indexing by claims substance', () => {
         text: 'A test fact about basement flooding in The Annex.',
         area: 'The Annex',
         source: { publisher: 'City of Toronto', url: 'https://www.toronto.ca/' },
+        asOf: '2026',
+        checked: '2026-11-27',
       });
     });
     const edited = pagesOf(await loadSite(data));

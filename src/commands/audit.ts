@@ -11,6 +11,7 @@ import {
 } from '../audit/site-audit.js';
 import { buildPages } from '../pages.js';
 import { displayPath } from '../site/display-path.js';
+import { factsTable } from '../site/fact-ages.js';
 import { loadSite } from '../site/load.js';
 import { type CommandContext, dataOption, parsePath } from './context.js';
 
@@ -40,7 +41,7 @@ export function registerAudit(program: Command, { io, siteData }: CommandContext
       );
       const file = auditReportFile(opts.dir);
       writeAuditReport(file, report);
-      io.out(`${auditSummary(report)}  Report: ${displayPath(file)}\n`);
+      io.out(`${auditSummary(report)}  Report: ${displayPath(file)}\n${factsTable(site)}`);
       if (opts.strict && report.failures.length > 0)
         throw new AuditFailed(report, displayPath(file));
     });

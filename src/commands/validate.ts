@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { buildPages } from '../pages.js';
 import { readPhotos } from '../photos/read-photos.js';
 import { displayPath } from '../site/display-path.js';
+import { factsTable } from '../site/fact-ages.js';
 import { formatWhole } from '../site/format.js';
 import { loadSite } from '../site/load.js';
 import { hoursNotice } from '../site/opening-hours.js';
@@ -59,6 +60,7 @@ export function registerValidate(program: Command, { io, siteData }: CommandCont
           `Pages: ${formatWhole(pages.length)} (${formatWhole(pages.filter((p) => p.sitemap).length)} indexable)`,
           '',
         ].join('\n') +
+          factsTable(site) +
           sampleNotice(sampleData(site)) +
           trustNotice(missingTrust(site)) +
           hoursNotice(site.settings.officeHours),

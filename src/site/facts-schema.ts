@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { checkedAfterAsOf, datedFields } from './fact-dates.js';
 import { northAmericanPhone } from './phone.js';
 import { PROVINCE_CODES } from './provinces.js';
 import { sourceSchema } from './schema.js';
@@ -44,7 +45,11 @@ export const provincesSchema = z.strictObject({
        * The province's disaster financial assistance: what its programme covers and how to
        * apply, shown on its cities' pages and its own; `fr` for provinces with French pages.
        */
-      assistance: z.array(sourcedText.extend({ fr: text.optional() })).optional(),
+      assistance: z
+        .array(
+          sourcedText.extend({ fr: text.optional(), ...datedFields }).superRefine(checkedAfterAsOf),
+        )
+        .optional(),
     }),
   ),
 });
@@ -100,19 +105,26 @@ export const LOCAL_TOPICS = [
  * flood-protection subsidies, where to report and get help, disaster assistance, the permits
  * repairs need, its flood and sewer-backup risk, its housing; each paraphrased from its
  * publisher's own page. `area` names a neighbourhood of the city the fact is about; `fr` is the
- * French of a fact shown on French pages (required for Québec and New Brunswick cities).
+ * French of a fact shown on French pages (required for Québec and New Brunswick cities);
+ * `asOf` and `checked` say when it was true and when it was last read at its source.
  */
 export const localFactsSchema = z.record(
   z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be a city slug'),
   z
     .array(
-      z.strictObject({
-        topic: z.enum(LOCAL_TOPICS, { error: `must be one of: ${LOCAL_TOPICS.join(', ')}` }),
-        text,
-        fr: text.optional(),
-        area: text.optional(),
-        source: sourceSchema,
-      }),
+      z
+        .strictObject({
+          topic: z.enum(LOCAL_TOPICS, { error: `must be one of: ${LOCAL_TOPICS.join(', ')}` }),
+          text,
+          fr: text.optional(),
+          area: text.optional(),
+          source: sourceSchema,
+          /** The date its source gives, or the year it tells of (see fact-dates.ts). */
+          asOf: datedFields.asOf,
+          /** The day it was last read at its source. */
+          checked: datedFields.checked,
+        })
+        .superRefine(checkedAfterAsOf),
     )
     .min(1, 'must give at least one fact'),
 );

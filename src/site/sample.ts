@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { AboutContent } from './content-schema.js';
 import { displayPath } from './display-path.js';
 import type { DataIssue } from './errors.js';
+import { staleFacts } from './fact-ages.js';
 import type { Site } from './model.js';
 import { PROVINCES } from './provinces.js';
 import { areaProvinceCodes } from './service-area.js';
@@ -105,8 +106,9 @@ export function licenceGaps(site: Site): Array<{ code: string; required: boolean
 const provinceName = (code: string) => PROVINCES.find((p) => p.code === code)?.name ?? code;
 
 /**
- * What `generate --strict` refuses to publish: every sample marker, and a province of the
- * service area that requires a licence the settings do not give.
+ * What `generate --strict` refuses to publish: every sample marker, a province of the
+ * service area that requires a licence the settings do not give, and a programme, amount or
+ * deadline not read at its source for too long (see fact-ages.ts).
  */
 export function publishingIssues(site: Site, dataDir: string): DataIssue[] {
   const settingsFile = displayPath(path.join(dataDir, 'site.json'));
@@ -121,7 +123,7 @@ export function publishingIssues(site: Site, dataDir: string): DataIssue[] {
         message: `has no licence for ${provinceName(g.code)} (${g.code}), which is in serviceArea: ${regulator ?? 'its regulator'} licenses adjusters there; add { "province": "${g.code}", "issuedBy": "…", "number": "…" }`,
       };
     });
-  return [...sampleMarkers(site, dataDir), ...licences];
+  return [...sampleMarkers(site, dataDir), ...licences, ...staleFacts(site, dataDir)];
 }
 
 /** What site.json does not yet say of the business, which a homeowner would want to check. */

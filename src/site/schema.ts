@@ -12,7 +12,7 @@ const text = z.string().trim().min(1, 'must not be empty');
 const CLICK_ID_NAMES = ['gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid'] as const;
 
 /** ISO 8601 date, only as precise as the source: 1834-03-06, 1905-09 or 1905. */
-const isoDate = z
+export const isoDate = z
   .string()
   .regex(
     /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/,
@@ -392,6 +392,11 @@ export const siteSettingsSchema = z.strictObject({
         ),
     })
     .optional(),
+  /**
+   * How many months a programme, amount or deadline may go unread at its source before
+   * `generate --strict` refuses to publish it (default 24: see src/site/fact-ages.ts).
+   */
+  factsMaxAgeMonths: z.number().int('must be a whole number').min(1).max(120).optional(),
   /** Settings that still hold the bundled sample values: `generate` lists them until replaced. */
   sample: z.array(z.enum(['siteName', 'baseUrl', 'email', 'privacyEmail', 'phone'])).optional(),
 });

@@ -12,13 +12,25 @@ import type { Source } from '../../src/site/schema.js';
 import type { Links } from '../../src/urls.js';
 import { Section } from './Section.js';
 
-/** "Source: publisher", linking to the page that says it: every fact on a page can be checked. */
-export function Cite({ source, t }: { source: Source; t: Strings }) {
-  return <Cites sources={[source]} t={t} />;
+/**
+ * "Source: publisher", linking to the page that says it: every fact on a page can be checked;
+ * "as of 2024" after it where the fact tells what can stop being true (fact-dates.ts).
+ */
+export function Cite({ source, asOf, t }: { source: Source; asOf?: string; t: Strings }) {
+  return <Cites sources={[source]} asOf={asOf} t={t} />;
 }
 
-/** Several sources of one text, in one parenthesis; nothing for none. */
-export function Cites({ sources, t }: { sources: readonly Source[]; t: Strings }) {
+/** Several sources of one text, in one parenthesis, with its year; nothing for none. */
+export function Cites({
+  sources,
+  asOf,
+  t,
+}: {
+  sources: readonly Source[];
+  /** The year the text tells of, said after its sources. */
+  asOf?: string;
+  t: Strings;
+}) {
   if (sources.length === 0) return null;
   const list = sources.map((s, i) => (
     <Fragment key={s.url}>
@@ -32,7 +44,12 @@ export function Cites({ sources, t }: { sources: readonly Source[]; t: Strings }
     <span className="source">
       {' '}
       {fillParts(sources.length === 1 ? t.localFacts.source : t.localFacts.sources, {
-        sources: <Fragment key="sources">{list}</Fragment>,
+        sources: (
+          <Fragment key="sources">
+            {list}
+            {asOf && fill(t.localFacts.asOf, { year: asOf })}
+          </Fragment>
+        ),
       })}
     </span>
   );

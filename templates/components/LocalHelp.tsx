@@ -1,4 +1,5 @@
 import { fill, type Strings } from '../../src/i18n/catalogue.js';
+import { showsAsOf, yearOf } from '../../src/site/fact-dates.js';
 import type { Assistance, LocalFact } from '../../src/site/facts-schema.js';
 import { Cite } from './LocalFacts.js';
 import { Section } from './Section.js';
@@ -79,13 +80,23 @@ export function ProvinceAssistanceLink({
   );
 }
 
-/** Facts with their sources, each in the page's language where it has one. */
+/**
+ * Facts with their sources, each in the page's language where it has one, and the year it tells
+ * of where it tells a programme, an amount, a deadline or an address (a province's assistance
+ * has no topic: it is one).
+ */
 function SourcedFacts({
   facts,
   french,
   t,
 }: {
-  facts: readonly { text: string; fr?: string; source: Parameters<typeof Cite>[0]['source'] }[];
+  facts: readonly {
+    topic?: string;
+    text: string;
+    fr?: string;
+    asOf: string;
+    source: Parameters<typeof Cite>[0]['source'];
+  }[];
   french: boolean;
   t: Strings;
 }) {
@@ -94,7 +105,15 @@ function SourcedFacts({
       {facts.map((f) => (
         <li key={f.text}>
           {(french && f.fr) || f.text}
-          <Cite source={f.source} t={t} />
+          <Cite
+            source={f.source}
+            asOf={
+              showsAsOf({ topic: f.topic ?? 'assistance', text: f.text })
+                ? yearOf(f.asOf)
+                : undefined
+            }
+            t={t}
+          />
         </li>
       ))}
     </ul>
