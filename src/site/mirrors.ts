@@ -62,6 +62,10 @@ export const MIRROR_HOSTS: readonly string[] = [
   'docsbay.net',
   'fashiondocbox.com',
   'yumpu.com',
+  // Encyclopedia text republished as a travel guide, and an encyclopedia-copy site.
+  'asp.net.ph',
+  'encyclopediahub.com',
+  'shortpedia.org',
 ];
 
 /** Hosts whose names mark a mirror: an offline Wikipedia reader, a proxy, a distributed copy. */

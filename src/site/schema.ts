@@ -4,6 +4,7 @@ import { mirrorProblem } from './mirrors.js';
 import { northAmericanPhone } from './phone.js';
 import { PROVINCE_CODES, PROVINCE_NAMES } from './provinces.js';
 import { NATIONAL } from './segments.js';
+import { sourceFormProblem } from './source-form.js';
 import { FONT_CHOICES, parseHex } from './theme.js';
 
 const text = z.string().trim().min(1, 'must not be empty');
@@ -39,7 +40,7 @@ export const sourceSchema = z
     url: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
   })
   .superRefine((source, ctx) => {
-    const problem = mirrorProblem(source);
+    const problem = mirrorProblem(source) ?? sourceFormProblem(source);
     if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['url'] });
   });
 
