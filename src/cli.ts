@@ -16,6 +16,7 @@ import { registerGenerate } from './commands/generate.js';
 import { registerInit } from './commands/init.js';
 import { registerLeads } from './commands/leads.js';
 import { registerServe } from './commands/serve.js';
+import { registerSources } from './commands/sources.js';
 import { registerValidate } from './commands/validate.js';
 import { packageRoot } from './generate/root.js';
 import { DataError } from './site/errors.js';
@@ -102,6 +103,7 @@ export function createProgram(
     registerGenerate,
     registerAudit,
     registerValidate,
+    registerSources,
     registerServe,
     registerLeads,
     registerInit,
