@@ -179,7 +179,12 @@ const SUBSTANCE_SHARE = 0.5;
 function cityCanonical(city: City, site: Site): string {
   if (hasSubstance(city)(site)) return links.city(city);
   const province = provinceByCode(city.provinceCode ?? '');
-  return links.cityPage(site.national, slugify(province?.name ?? city.province ?? ''));
+  const slug = slugify(province?.name ?? city.province ?? '');
+  // A province page that is itself consolidated points at the national page: so must its
+  // cities', or search engines would be told of a chain (Iqaluit, Nunavut, Canada).
+  const area = site.national.areas.find((a) => slugify(a.name) === slug || a.slug === slug);
+  if (area && !provinceHasFacts(site, area)) return links.city(site.national);
+  return links.cityPage(site.national, slug);
 }
 
 /** Into the city's own page: what it says beyond the city's page is the same in every city. */

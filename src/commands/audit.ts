@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { CanonicalError, canonicalProblems } from '../audit/canonicals.js';
 import {
   AuditFailed,
   auditReportFile,
@@ -27,8 +28,12 @@ export function registerAudit(program: Command, { io, siteData }: CommandContext
     .option('--strict', 'exit 1 if a page breaks the thresholds')
     .action(async (opts: { data: string; dir: string; strict?: boolean }) => {
       const site = await loadSite(opts.data);
+      const pages = buildPages(site);
+      // Search engines told two things is no matter of degree: refused with or without --strict.
+      const canonicals = canonicalProblems(pages);
+      if (canonicals.length > 0) throw new CanonicalError(canonicals);
       const report = auditSite(
-        indexablePages(buildPages(site)),
+        indexablePages(pages),
         (file) => {
           const at = path.join(opts.dir, file);
           if (!existsSync(at))

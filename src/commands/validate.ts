@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { CanonicalError, canonicalProblems } from '../audit/canonicals.js';
 import { buildPages } from '../pages.js';
 import { readPhotos } from '../photos/read-photos.js';
 import { displayPath } from '../site/display-path.js';
@@ -42,6 +43,8 @@ export function registerValidate(program: Command, { io, siteData }: CommandCont
       // The photos as generate reads them: there, readable, of a size to show.
       await readPhotos(site.settings, displayPath(path.join(opts.data, 'site.json')), publicDir);
       const pages = buildPages(site);
+      const canonicals = canonicalProblems(pages);
+      if (canonicals.length > 0) throw new CanonicalError(canonicals);
       const areas = site.cities.reduce((n, c) => n + c.areas.length, 0);
       const lines = PROVINCES.map((p) => {
         const n = site.cities.filter((c) => c.provinceCode === p.code).length;
@@ -58,6 +61,7 @@ export function registerValidate(program: Command, { io, siteData }: CommandCont
             : []),
           `Areas: ${formatWhole(areas)} in cities, ${site.national.areas.length} provinces and territories under ${site.national.slug}`,
           `Pages: ${formatWhole(pages.length)} (${formatWhole(pages.filter((p) => p.sitemap).length)} indexable)`,
+          'Canonical pages: none chains or points at a page left out of the index',
           '',
         ].join('\n') +
           factsTable(site) +
