@@ -9,7 +9,15 @@ import { loadSite } from '../src/site/load.js';
 import type { Site } from '../src/site/model.js';
 import { publishingIssues } from '../src/site/sample.js';
 import { TEMPLATES } from '../templates/pages/index.js';
-import { BUNDLED_DATA, dataCopy, dataIssues, editJson, PAGE_ASSETS, textOf } from './helpers.js';
+import {
+  BUNDLED_DATA,
+  dataCopy,
+  dataIssues,
+  editJson,
+  PAGE_ASSETS,
+  runCli,
+  textOf,
+} from './helpers.js';
 
 type Facts = Record<string, Array<Record<string, unknown>>>;
 type Provinces = {
@@ -97,12 +105,10 @@ describe('what a fact tells that can stop being true', () => {
     expect(textOf(item?.querySelector('.source'))).toBe(
       `(Source: City of Toronto, as of ${toronto?.asOf.slice(0, 4)})`,
     );
-    const repentigny = site.facts.local.get('repentigny')?.[0];
-    expect(repentigny && showsAsOf(repentigny)).toBe(true);
-    const fr = render(site, '/fr/repentigny/').querySelector(
-      '[aria-labelledby="local-help-title"]',
-    );
-    expect(textOf(fr)).toContain(`, en date de ${repentigny?.asOf.slice(0, 4)})`);
+    const granby = site.facts.local.get('granby')?.[0];
+    expect(granby && showsAsOf(granby)).toBe(true);
+    const fr = render(site, '/fr/granby/').querySelector('[aria-labelledby="local-help-title"]');
+    expect(textOf(fr)).toContain(`, en date de ${granby?.asOf.slice(0, 4)})`);
     expect(textOf(fr)).not.toContain('as of');
   });
 
@@ -174,5 +180,12 @@ describe("the facts' table", () => {
     expect(/read more than 24 months ago\s+(\d+)/.exec(factsTable(site, '2030-01-01'))?.[1]).toBe(
       String(all),
     );
+  });
+
+  it('is printed by validate', () => {
+    const r = runCli(['validate', '--data', BUNDLED_DATA]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Dated facts \(local facts and provincial assistance\): \d+/);
+    expect(r.stdout).toMatch(/By source:\n\s+public body\s+\d+/);
   });
 });

@@ -105,7 +105,9 @@ export function registerGenerate(program: Command, { io, siteData, extras }: Com
         );
       }
       if (result.audit && result.auditFile)
-        io.out(`${auditSummary(result.audit)}  Report: ${displayPath(result.auditFile)}\n`);
+        io.out(
+          `${auditSummary(result.audit)}  Report: ${displayPath(result.auditFile)}\n${result.facts}`,
+        );
       io.out(sampleNotice(result.sample));
       io.out(trustNotice(result.trustMissing));
       io.out(hoursNotice(result.officeHours));

@@ -5,6 +5,7 @@ import { RenderedPhrases } from '../audit/rendered-phrases.js';
 import { COMPRESSOR } from '../compression.js';
 import { displayPath } from '../site/display-path.js';
 import { DataError } from '../site/errors.js';
+import { factsTable } from '../site/fact-ages.js';
 import { missingTrust, publishingIssues, sampleData } from '../site/sample.js';
 import { type Audited, type AuditJob, dropAudit, finishAudit, startAudit } from './audit-step.js';
 import { recoverOutput } from './commit.js';
@@ -80,6 +81,8 @@ export interface GenerateResult {
   trustMissing: string[];
   /** site.json's office hours, as written (see hoursNotice). */
   officeHours: string;
+  /** The dated facts by age and source kind, as a table (see factsTable); empty for none. */
+  facts: string;
   /** The content audit, when asked for; its report is written to `auditFile`. */
   audit: AuditReport | null;
   auditFile: string | null;
@@ -240,6 +243,7 @@ function resultOf(
     sample: sampleData(inputs.site),
     trustMissing: missingTrust(inputs.site),
     officeHours: inputs.site.settings.officeHours,
+    facts: factsTable(inputs.site),
     shareImages: images.counts,
     shareCache: images.cacheDir,
   };
