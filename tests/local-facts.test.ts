@@ -129,19 +129,19 @@ describe('a neighbourhood page earns indexing by claims substance', () => {
   });
 
   it("consolidates a city whose data has no claims substance into its province's page", async () => {
-    // Repentigny's own facts taken away: its description and catastrophes give it none.
-    expect(byPath.get('/repentigny/')?.sitemap).not.toBeNull();
+    // Mirabel's own facts taken away: its description and catastrophes give it none.
+    expect(byPath.get('/mirabel/')?.sitemap).not.toBeNull();
     const { data } = await dataCopy(BUNDLED_DATA);
     await editJson(data, 'local-facts.json', (facts: Facts) => {
-      delete facts.repentigny;
+      delete facts.mirabel;
     });
     const edited = pagesOf(await loadSite(data)).byPath;
-    const repentigny = edited.get('/repentigny/');
-    expect(repentigny?.sitemap).toBeNull();
-    expect(repentigny?.canonical).toBe('/canada/quebec/');
+    const mirabel = edited.get('/mirabel/');
+    expect(mirabel?.sitemap).toBeNull();
+    expect(mirabel?.canonical).toBe('/canada/quebec/');
     // Its other pages point there too, never at a page that is itself not indexed.
-    expect(edited.get('/repentigny/public-adjusters/')?.canonical).toBe('/canada/quebec/');
-    expect(edited.get('/fr/repentigny/')?.canonical).toBe('/fr/canada/quebec/');
+    expect(edited.get('/mirabel/public-adjusters/')?.canonical).toBe('/canada/quebec/');
+    expect(edited.get('/fr/mirabel/')?.canonical).toBe('/fr/canada/quebec/');
     expect(edited.get('/toronto/')?.sitemap).not.toBeNull();
   });
 });
