@@ -188,8 +188,11 @@ describe('the audit of the bundled site', () => {
     for (const [slug, facts] of site.facts.local)
       if (facts.some((f) => f.area === undefined))
         expect(indexed.has(`/${slug}/`), slug).toBe(true);
-    for (const page of buildPages(site).filter((p) => p.route === 'city-home' && !p.sitemap))
-      expect(page.canonical, page.path).toMatch(/^(\/fr)?\/canada\/[a-z-]+\/$/);
+    // Its province's page, or the national page where that one is itself consolidated (no chain).
+    for (const page of buildPages(site).filter((p) => p.route === 'city-home' && !p.sitemap)) {
+      expect(page.canonical, page.path).toMatch(/^(\/fr)?\/canada\/([a-z-]+\/)?$/);
+      expect(indexed.has(page.canonical ?? ''), page.path).toBe(true);
+    }
     expect([...indexed].filter((p) => /^\/[a-z-]+\/$/.test(p)).length).toBeGreaterThan(100);
     for (const kind of report?.kinds ?? [])
       if (!['privacy', 'terms'].includes(kind.kind))
