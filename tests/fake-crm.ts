@@ -215,6 +215,11 @@ export interface FakeCrmOptions {
   /** Requests a location may make per window; GoHighLevel's burst limit is 100 per 10 s. */
   burstLimit?: number;
   burstWindowMs?: number;
+  /**
+   * Texts every error answer quotes, as GoHighLevel's validation echoes what it was sent: each
+   * refusal's messages end with them (the person's e-mail, phone, name, in any form).
+   */
+  quote?: readonly string[];
 }
 
 type Kind =
@@ -344,6 +349,13 @@ export async function startFakeCrm(options: FakeCrmOptions) {
     'X-RateLimit-Max': String(burstLimit),
     'X-RateLimit-Remaining': String(Math.max(0, burstLimit - recent.length)),
   });
+  /** An error answer with the texts of `quote` added to its messages. */
+  const quoting = (body: unknown) => {
+    const b = body as { message?: string | string[] } | null;
+    if (!options.quote?.length || !b || typeof b !== 'object') return body;
+    const said = Array.isArray(b.message) ? b.message : b.message ? [b.message] : [];
+    return { ...b, message: [...said, ...options.quote.map((q) => `value "${q}" was refused`)] };
+  };
   const send = (
     res: ServerResponse,
     status: number,
@@ -352,7 +364,7 @@ export async function startFakeCrm(options: FakeCrmOptions) {
   ) => {
     res
       .writeHead(status, { 'Content-Type': 'application/json', ...rateHeaders(), ...headers })
-      .end(JSON.stringify(body));
+      .end(JSON.stringify(status >= 400 ? quoting(body) : body));
   };
 
   const route = (

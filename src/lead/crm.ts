@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { LeadConfig } from './config.js';
 import {
   type Call,
@@ -25,7 +26,13 @@ export class CrmError extends Error {
     readonly status?: number,
     readonly retryAfterMs?: number,
     readonly ambiguous = false,
-    /** The CRM's own messages, as its answer listed them (a 422 names the fields it refused). */
+    /**
+     * The CRM's own messages, as its answer listed them (a 422 names the fields it refused). They
+     * may quote the person (GoHighLevel echoes what it was sent): read to find the refused
+     * fields and written into the note, which the CRM holds with the person anyway; never
+     * logged, never in an alert. The message above holds only the status, the field names they
+     * cite and a digest of the answer.
+     */
     readonly messages: readonly string[] = [],
   ) {
     super(message);
@@ -54,6 +61,15 @@ export class DeliveryError extends Error {
   ) {
     super(`${step}: ${crm.message}`);
     this.name = 'DeliveryError';
+  }
+
+  /**
+   * The refusal in the CRM's own words, for a dead letter's record, which `claimsite leads list`
+   * shows the operator beside the lead itself: never for a log or an alert (the message is).
+   */
+  get said(): string {
+    const words = this.crm.messages.join('; ').slice(0, 300);
+    return words ? `${this.step}: HTTP ${this.crm.status}: ${words}` : this.message;
   }
 }
 
@@ -308,8 +324,10 @@ async function judged(res: Response): Promise<unknown> {
     // A non-JSON answer is judged by its status alone.
   }
   if (res.ok) return json;
-  const reason = crmReason(res.status, json);
-  if (res.status === 401 || res.status === 403) throw new CrmError(reason, 'auth', res.status);
+  const messages = crmMessages(json);
+  const reason = crmReason(res.status, text, messages);
+  if (res.status === 401 || res.status === 403)
+    throw new CrmError(reason, 'auth', res.status, undefined, false, messages);
   if (res.status === 408 || res.status === 429 || res.status >= 500) {
     throw new CrmError(
       reason,
@@ -317,9 +335,10 @@ async function judged(res: Response): Promise<unknown> {
       res.status,
       retryAfter(res.headers.get('retry-after')),
       res.status >= 500,
+      messages,
     );
   }
-  throw new CrmError(reason, 'permanent', res.status, undefined, false, crmMessages(json));
+  throw new CrmError(reason, 'permanent', res.status, undefined, false, messages);
 }
 
 /**
@@ -409,7 +428,9 @@ async function optional(
     const e = (err as DeliveryError).crm;
     if (e.kind === 'transient') throw err;
     const what = name === 'opportunity' ? 'Opportunity' : 'Workflow enrolment';
-    failed.push(`${what} refused by the CRM: ${e.message}`);
+    // The note goes to the CRM, which holds the person already: its own words are fine there.
+    const words = e.messages.join('; ').slice(0, 300);
+    failed.push(`${what} refused by the CRM: ${words ? `HTTP ${e.status}: ${words}` : e.message}`);
   }
 }
 
@@ -526,13 +547,48 @@ function crmMessages(json: unknown): string[] {
   return typeof message === 'string' ? [message] : [];
 }
 
-/** The CRM's own words for a refusal: GoHighLevel answers {statusCode, message, error}. */
-function crmReason(status: number, json: unknown): string {
-  const message = (json as { message?: unknown } | null)?.message;
-  const text = Array.isArray(message)
-    ? message.join('; ')
-    : typeof message === 'string'
-      ? message
-      : '';
-  return text ? `HTTP ${status}: ${text.slice(0, 300)}` : `HTTP ${status}`;
+/**
+ * A refusal as logs and alerts may tell it, whatever the CRM put in its answer (GoHighLevel
+ * echoes what it was sent, the person's e-mail or phone in any case or spacing): its status, the
+ * names of our own fields its messages cite, and a digest of the answer, which tells two answers
+ * apart and matches the CRM's own logs without saying what they hold.
+ */
+export function crmReason(status: number, text: string, messages: readonly string[]): string {
+  const cited = citedFields(messages);
+  const digest = createHash('sha256').update(text).digest('hex').slice(0, 12);
+  return `HTTP ${status}${cited.length ? ` citing ${cited.join(', ')}` : ''} (answer sha256 ${digest})`;
 }
+
+/** The names of the fields we send that the CRM's messages cite (`customFields.2` as customFields). */
+function citedFields(messages: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const m of messages)
+    for (const word of m.split(/[^A-Za-z0-9_]+/)) if (KNOWN_FIELDS.has(word)) out.add(word);
+  return [...out];
+}
+
+/** Every field name of the bodies we send GoHighLevel: the only words of its answers logged. */
+const KNOWN_FIELDS = new Set([
+  'locationId',
+  'firstName',
+  'lastName',
+  'name',
+  'email',
+  'phone',
+  'address1',
+  'city',
+  'state',
+  'postalCode',
+  'country',
+  'tags',
+  'source',
+  'customFields',
+  'customField',
+  'field_value',
+  'body',
+  'contactId',
+  'pipelineId',
+  'pipelineStageId',
+  'status',
+  'monetaryValue',
+]);

@@ -218,10 +218,11 @@ async function failed(
 ): Promise<'kept' | 'dead'> {
   const id = entry.submissionId;
   const city = cityOf(entry.lead);
-  // The CRM's own words, which could quote what it was sent: never a person's data in a log.
+  // The CRM's own words, which could quote what it was sent in any form, stay with the dead
+  // letter; logs and alerts have the status, the fields it cites and a digest (crmReason).
   const reason = redact(err.message, entry.lead);
   if (err.crm.kind === 'permanent') {
-    await d.store.bury(entry, err.message);
+    await d.store.bury(entry, err.said);
     d.log('lead dead-lettered', { submissionId: id, reason });
     await d.alert(
       'dead-letter',
