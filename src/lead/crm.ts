@@ -25,7 +25,8 @@ export class CrmError extends Error {
     readonly kind: 'transient' | 'auth' | 'permanent',
     readonly status?: number,
     readonly retryAfterMs?: number,
-    readonly ambiguous = false,
+    /** The CRM may have acted: 'timeout' when no answer came in time (it may be acting still). */
+    readonly ambiguous: boolean | 'timeout' = false,
     /**
      * The CRM's own messages, as its answer listed them (a 422 names the fields it refused). They
      * may quote the person (GoHighLevel echoes what it was sent): read to find the refused
@@ -306,7 +307,7 @@ function callOf(a: Api, gate: RateGate, policy: RetryPolicy): Call {
         'transient',
         undefined,
         undefined,
-        true,
+        timedOut ? 'timeout' : true,
       );
     }
     gate.observe(res);
@@ -512,6 +513,7 @@ async function deliver(
     );
   const failed = await followUp(ctx, lead, done, deadline);
   const note = { body: noteBody(lead, { refused: done.refused, failed }) };
+  let unanswered = false;
   await step(
     ctx,
     lead,
@@ -520,16 +522,34 @@ async function deliver(
     async () => {
       if (done.noteMayExist && a.listsNotes && (await hasNote(ctx, contactId, lead, deadline)))
         return;
+      if (unanswered && a.listsNotes) throw stillCommitting(ctx.policy);
       try {
         await call('POST', a.noteUrl(contactId), note, deadline);
       } catch (err) {
-        if ((err as CrmError).ambiguous) done.noteMayExist = true;
+        const { ambiguous } = err as CrmError;
+        if (ambiguous) done.noteMayExist = true;
+        if (ambiguous === 'timeout') unanswered = true;
         throw err;
       }
     },
     deadline,
   );
   return { contactId, noteAdded: true };
+}
+
+/**
+ * A note posted without an answer in time may still be written by a CRM that commits slowly
+ * (one did, 6 s after a 5 s timeout): not found by the look-ups of this attempt, it is not posted
+ * again now, but looked up again by the next attempt, no sooner than twice the request's time.
+ */
+function stillCommitting(policy: RetryPolicy): CrmError {
+  return new CrmError(
+    'the note went unanswered and may still be written: looked up again later',
+    'transient',
+    undefined,
+    2 * policy.requestTimeoutMs,
+    true,
+  );
 }
 
 const STEP_FAILED: Record<DeliveryError['step'], string> = {

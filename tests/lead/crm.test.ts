@@ -358,7 +358,7 @@ describe('GoHighLevel API v2 (the default)', () => {
     const err = (await c.deliver(lead(), soon(1000)).catch((e) => e)) as DeliveryError;
     expect(Date.now() - t0).toBeLessThan(1300);
     expect(err.crm.kind).toBe('transient');
-    expect(err.crm.ambiguous).toBe(true);
+    expect(err.crm.ambiguous).toBe('timeout');
     expect(logs.map((l) => l[0])).toEqual(['Failed to submit contact to GHL']);
     // The field listing had stalled too: nothing was sent without its fields.
     expect(crm.calls.filter((x) => x.path === '/contacts/upsert')).toHaveLength(0);
