@@ -49,6 +49,8 @@ describe('claimsite serve limits', () => {
   beforeAll(async () => {
     // The server's own lead store, kept beside the built folder rather than in the working directory.
     process.env.LEAD_OUTBOX_PATH = path.join(dist, '..', 'outbox', 'leads.db');
+    // Six leads under way from one address at once: past the endpoint's own rate limit.
+    process.env.LEAD_RATE_LIMIT = '1000';
     serving = await startServer({
       dir: dist,
       port: 0,
@@ -67,6 +69,7 @@ describe('claimsite serve limits', () => {
   });
   afterAll(async () => {
     delete process.env.LEAD_OUTBOX_PATH;
+    delete process.env.LEAD_RATE_LIMIT;
     await serving.close(0);
   });
 
@@ -111,24 +114,30 @@ describe('claimsite serve limits', () => {
     expect((end as { got: string }).got).toMatch(/^HTTP\/1\.1 200 /);
   });
 
-  it('closes connections past the cap as they arrive, and takes new ones once some close', async () => {
+  it('at the cap closes the connection idle longest for a new one; refuses one only when all are busy', async () => {
     const held = Array.from({ length: 6 }, () => open(base));
+    const count = () => new Promise<number>((r) => server.getConnections((_, c) => r(c)));
     try {
       // Every held connection is the server's before the next one comes.
-      for (let n = 0; n < 100; n++) {
-        const count = await new Promise<number>((r) => server.getConnections((_, c) => r(c)));
-        if (count >= 6) break;
-        await sleep(20);
-      }
-      const extra = open(base);
-      expect(await within(extra.closed, 5_000)).toEqual({ got: '' });
-      held[0]?.socket.destroy();
-      await held[0]?.closed;
-      await sleep(50);
+      for (let n = 0; n < 100 && (await count()) < 6; n++) await sleep(20);
+      // Idle, every one: the first held is closed and the newcomer answered.
       const next = open(base);
       next.socket.write('GET /faq/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
       const answer = await within(next.closed, 10_000);
       expect((answer as { got: string }).got).toMatch(/^HTTP\/1\.1 200 /);
+      expect(await within(held[0]?.closed as Promise<{ got: string }>, 2_000)).toEqual({ got: '' });
+      for (const h of held) h.socket.destroy();
+      await Promise.all(held.map((h) => h.closed));
+      // Busy, every one (a lead's body under way): a newcomer is refused as it arrives.
+      const busy = Array.from({ length: 6 }, () => open(base));
+      for (const b of busy)
+        b.socket.write(
+          `POST /api/lead HTTP/1.1\r\nHost: ${new URL(base).host}\r\nOrigin: ${base}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+        );
+      held.splice(0, held.length, ...busy);
+      await sleep(300);
+      const extra = open(base);
+      expect(await within(extra.closed, 5_000)).toEqual({ got: '' });
     } finally {
       for (const h of held) h.socket.destroy();
     }
@@ -148,7 +157,6 @@ describe('claimsite serve default limits', () => {
       expect(server.headersTimeout).toBe(DEFAULT_LIMITS.headersTimeout);
       expect(server.keepAliveTimeout).toBe(DEFAULT_LIMITS.keepAliveTimeout);
       expect(server.timeout).toBe(DEFAULT_LIMITS.idleTimeout);
-      expect(server.maxConnections).toBe(DEFAULT_LIMITS.maxConnections);
       // A request is cut at most one check after its time is up.
       expect(DEFAULT_LIMITS.requestTimeout + DEFAULT_LIMITS.checkInterval).toBeLessThanOrEqual(
         30_000,
@@ -158,8 +166,55 @@ describe('claimsite serve default limits', () => {
       );
       expect(DEFAULT_LIMITS.maxConnections).toBeGreaterThanOrEqual(500);
       expect(DEFAULT_LIMITS.maxConnections).toBeLessThanOrEqual(5_000);
+      // A browser opens six connections to a host; a few visitors behind one address share it.
+      expect(DEFAULT_LIMITS.maxPerAddress).toBeGreaterThanOrEqual(6);
+      expect(DEFAULT_LIMITS.maxPerAddress).toBeLessThan(DEFAULT_LIMITS.maxConnections / 10);
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
+describe('claimsite serve behind a trusted proxy', () => {
+  it("caps requests under way per forwarded address, not the proxy's own connections", async () => {
+    process.env.LEAD_OUTBOX_PATH = path.join(dist, '..', 'outbox-proxy', 'leads.db');
+    process.env.LEAD_TRUSTED_PROXIES = '127.0.0.1';
+    const serving = await startServer({
+      dir: dist,
+      port: 0,
+      host: '127.0.0.1',
+      noRetries: true,
+      limits: { maxPerAddress: 3 },
+    });
+    const held: Array<ReturnType<typeof open>> = [];
+    try {
+      const host = new URL(serving.url).host;
+      const post = (client: string) =>
+        `POST /api/lead HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${serving.url}\r\nX-Forwarded-For: ${client}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`;
+      // Three of one visitor's leads under way through the proxy, on five of its connections.
+      for (let i = 0; i < 5; i++) held.push(open(serving.url));
+      for (const h of held.slice(0, 3)) h.socket.write(post('203.0.113.7'));
+      await sleep(300);
+      const fourth = held[3] as ReturnType<typeof open>;
+      fourth.socket.write(post('203.0.113.7'));
+      await sleep(300);
+      expect(fourth.socket.destroyed ? '' : 'open').toBe('open');
+      const other = held[4] as ReturnType<typeof open>;
+      other.socket.write(
+        'GET /faq/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: 203.0.113.8\r\nConnection: close\r\n\r\n',
+      );
+      expect(((await within(other.closed, 5_000)) as { got: string }).got).toMatch(
+        /^HTTP\/1\.1 200 /,
+      );
+      fourth.socket.end();
+      expect(((await within(fourth.closed, 5_000)) as { got: string }).got).toMatch(
+        /^HTTP\/1\.1 429 /,
+      );
+    } finally {
+      for (const h of held) h.socket.destroy();
+      delete process.env.LEAD_TRUSTED_PROXIES;
+      delete process.env.LEAD_OUTBOX_PATH;
+      await serving.close(0);
     }
   });
 });

@@ -19,8 +19,16 @@ export interface ServerLimits {
   keepAliveTimeout: number;
   /** Milliseconds a connection may send and receive nothing mid-request before it is closed. */
   idleTimeout: number;
-  /** Connections open at once; one more is closed as it arrives. */
+  /**
+   * Connections open at once; at the cap the one idle longest is closed for a new one, which is
+   * refused only when every connection has a request under way (see connections.ts).
+   */
   maxConnections: number;
+  /**
+   * Connections one address may hold (SERVE_MAX_CONNECTIONS_PER_ADDRESS); behind a trusted
+   * proxy, requests under way per forwarded address.
+   */
+  maxPerAddress: number;
 }
 
 /**
@@ -37,11 +45,21 @@ export const DEFAULT_LIMITS: ServerLimits = {
   keepAliveTimeout: 5_000,
   idleTimeout: 60_000,
   maxConnections: 1_000,
+  maxPerAddress: 50,
 };
 
-/** The limits, defaults filled in. */
-export function limitsOf(given: Partial<ServerLimits> = {}): ServerLimits {
-  return { ...DEFAULT_LIMITS, ...given };
+/** The limits, defaults filled in: SERVE_MAX_CONNECTIONS_PER_ADDRESS, else the default. */
+export function limitsOf(
+  given: Partial<ServerLimits> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ServerLimits {
+  const raw = env.SERVE_MAX_CONNECTIONS_PER_ADDRESS?.trim();
+  const perAddress = raw ? Number(raw) : DEFAULT_LIMITS.maxPerAddress;
+  if (!Number.isInteger(perAddress) || perAddress < 1)
+    throw new Error(
+      `SERVE_MAX_CONNECTIONS_PER_ADDRESS must be a whole number of 1 or more: "${raw}"`,
+    );
+  return { ...DEFAULT_LIMITS, maxPerAddress: perAddress, ...given };
 }
 
 /** The options `http.createServer` takes for the limits it enforces itself. */
@@ -54,8 +72,7 @@ export function serverOptions(limits: ServerLimits): ServerOptions {
   };
 }
 
-/** Sets the limits a created server takes as properties. */
+/** Sets the limits a created server takes as properties (the connection caps: connections.ts). */
 export function applyLimits(server: Server, limits: ServerLimits): void {
-  server.maxConnections = limits.maxConnections;
   server.setTimeout(limits.idleTimeout);
 }

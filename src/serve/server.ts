@@ -3,12 +3,14 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
+import { TrustedProxies } from '../lead/client-ip.js';
 import { configFromEnv } from '../lead/config.js';
 import { createLeadService, type LeadService } from '../lead/handler.js';
 import type { Log } from '../lead/log.js';
 import { handleNode } from '../lead/node.js';
 import { withConfiguredStore } from '../lead/open-store.js';
 import { basePathOf } from '../urls.js';
+import { guardConnections } from './connections.js';
 import { applyLimits, limitsOf, type ServerLimits, serverOptions } from './limits.js';
 import { refuseBadHost } from './request-checks.js';
 import { createStaticHandler } from './static.js';
@@ -75,7 +77,9 @@ export async function startServer(options: ServeOptions): Promise<Serving> {
   let leads: LeadService | undefined = options.leads;
   let retries: { stop(): Promise<void> } | undefined;
   const leadRequests = new Set<Promise<unknown>>();
+  const proxies = new TrustedProxies(process.env.LEAD_TRUSTED_PROXIES ?? '');
   const server = createServer(serverOptions(limits), (req, res) => {
+    if (!guard.admit(req, res)) return;
     if (refuseBadHost(req, res)) return;
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (options.watcher && path === EVENTS_PATH) return options.watcher.events(req, res);
@@ -108,6 +112,11 @@ export async function startServer(options: ServeOptions): Promise<Serving> {
     });
   });
   applyLimits(server, limits);
+  const guard = guardConnections(
+    server,
+    { maxConnections: limits.maxConnections, perAddress: limits.maxPerAddress },
+    proxies,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
