@@ -7,6 +7,7 @@ import {
   type AddResult,
   type AlertClaim,
   type AlertState,
+  type DeadCursor,
   type DeadLetter,
   deadLetterOf,
   type HeldRecord,
@@ -108,10 +109,27 @@ export class BlobLeadStore implements LeadStore {
     await this.blobs.delete(`waiting/${entry.submissionId}`);
   }
 
-  async dead(): Promise<DeadLetter[]> {
-    return (await this.all<DeadLetter>('dead/')).sort(
-      (a, b) => a.deadAt.localeCompare(b.deadAt) || a.submissionId.localeCompare(b.submissionId),
-    );
+  /** Blobs are listed whole: the page is cut from the list (a function's run is short anyway). */
+  async dead(
+    options: { limit?: number; after?: DeadCursor; diedBefore?: string } = {},
+  ): Promise<DeadLetter[]> {
+    const { after, diedBefore, limit } = options;
+    const all = (await this.all<DeadLetter>('dead/'))
+      .filter(
+        (d) =>
+          (!diedBefore || d.deadAt < diedBefore) &&
+          (!after ||
+            d.deadAt > after.deadAt ||
+            (d.deadAt === after.deadAt && d.submissionId > after.submissionId)),
+      )
+      .sort(
+        (a, b) => a.deadAt.localeCompare(b.deadAt) || a.submissionId.localeCompare(b.submissionId),
+      );
+    return limit === undefined ? all : all.slice(0, Math.max(0, Math.floor(limit)));
+  }
+
+  async deadCount(diedBefore: string): Promise<number> {
+    return (await this.dead({ diedBefore })).length;
   }
 
   async drop(submissionId: string): Promise<boolean> {

@@ -273,19 +273,22 @@ async function expireDeadLetters(d: Deliverer): Promise<void> {
   const expired = await d.store.expire(new Date(now - keepMs).toISOString());
   if (expired > 0) d.log('dead letters expired', { count: expired, days: d.deadLetterDays });
   const warnMs = Math.min(3 * DAY_MS, keepMs / 2);
-  const soon = (await d.store.dead()).filter((l) => Date.parse(l.deadAt) + keepMs - now < warnMs);
+  // Of those that go soon, the first ten by name and how many in all: never every one read
+  // (100,000 read at once stalled the server 4.6 s a pass).
+  const diedBefore = new Date(now - keepMs + warnMs).toISOString();
+  const soon = await d.store.dead({ limit: 10, diedBefore });
   const first = soon[0];
   if (!first) return;
+  const count = await d.store.deadCount(diedBefore);
   const when = new Date(Date.parse(first.deadAt) + keepMs)
     .toISOString()
     .slice(0, 16)
     .replace('T', ' ');
   await d.alert(
     'expiring',
-    `${soon.length} ${soon.length === 1 ? 'dead letter' : 'dead letters'} will be deleted ${d.deadLetterDays} days after the CRM refused ${soon.length === 1 ? 'it' : 'them'} (LEAD_DEAD_LETTER_DAYS), the first at ${when} UTC: ${soon
-      .slice(0, 10)
+    `${count} ${count === 1 ? 'dead letter' : 'dead letters'} will be deleted ${d.deadLetterDays} days after the CRM refused ${count === 1 ? 'it' : 'them'} (LEAD_DEAD_LETTER_DAYS), the first at ${when} UTC: ${soon
       .map((l) => `${l.submissionId} (${cityOf(l.lead)})`)
-      .join(', ')}${soon.length > 10 ? ', ...' : ''}. See claimsite leads list.`,
+      .join(', ')}${count > 10 ? ', ...' : ''}. See claimsite leads list.`,
   );
 }
 

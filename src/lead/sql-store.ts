@@ -9,15 +9,18 @@ import {
   type AddResult,
   type AlertClaim,
   type AlertState,
+  type DeadCursor,
   type DeadLetter,
   type HeldRecord,
   type LeadStatus,
   type LeadStore,
   laterSteps,
+  PAGE_SIZE,
   type PersonQuery,
   StoreHarmedError,
   type WaitingCursor,
   type WaitingLead,
+  yieldToRequests,
 } from './store.js';
 
 /** A drain's lease: renewed every third of it while the drain runs, taken over once it lapses. */
@@ -178,8 +181,9 @@ export class SqlLeadStore implements LeadStore {
     const where = ["state = 'waiting'"];
     const params: unknown[] = [];
     if (options.after) {
-      where.push('(received_at > ? OR (received_at = ? AND submission_id > ?))');
-      params.push(options.after.receivedAt, options.after.receivedAt, options.after.submissionId);
+      // A row value, as for the dead letters: the index read from the cursor on.
+      where.push('(received_at, submission_id) > (?, ?)');
+      params.push(options.after.receivedAt, options.after.submissionId);
     }
     if (options.dueBy) {
       where.push('next_attempt_at <= ?');
@@ -242,11 +246,37 @@ export class SqlLeadStore implements LeadStore {
     ]);
   }
 
-  async dead(): Promise<DeadLetter[]> {
+  async dead(
+    options: { limit?: number; after?: DeadCursor; diedBefore?: string } = {},
+  ): Promise<DeadLetter[]> {
+    const where = ["state = 'dead'"];
+    const params: unknown[] = [];
+    if (options.after) {
+      // A row value: both engines read the index from there on (an OR of the two made SQLite
+      // read it from its start on every page).
+      where.push('(done_at, submission_id) > (?, ?)');
+      params.push(options.after.deadAt, options.after.submissionId);
+    }
+    if (options.diedBefore) {
+      where.push('done_at < ?');
+      params.push(options.diedBefore);
+    }
+    const limit =
+      options.limit === undefined ? '' : ` LIMIT ${Math.max(0, Math.floor(options.limit))}`;
     const { rows } = await this.query(
-      `SELECT ${LEAD_COLUMNS} FROM leads WHERE state = 'dead' ORDER BY done_at, submission_id`,
+      `SELECT ${LEAD_COLUMNS} FROM leads WHERE ${where.join(' AND ')}
+       ORDER BY done_at, submission_id${limit}`,
+      params,
     );
     return rows.map(deadOf).filter((e): e is DeadLetter => e !== null);
+  }
+
+  async deadCount(diedBefore: string): Promise<number> {
+    const { rows } = await this.query(
+      "SELECT COUNT(*) AS n FROM leads WHERE state = 'dead' AND done_at < ?",
+      [diedBefore],
+    );
+    return Number(rows[0]?.n ?? 0);
   }
 
   async drop(submissionId: string): Promise<boolean> {
@@ -323,11 +353,22 @@ export class SqlLeadStore implements LeadStore {
    * deliveries since the last pass left in the files (a drain calls it on every pass).
    */
   async expire(before: string): Promise<number> {
-    const [r] = await this.batch([
-      { sql: "DELETE FROM leads WHERE state = 'dead' AND done_at < ?", params: [before] },
-    ]);
-    if (r?.changes || this.unerased) await this.erase();
-    return r?.changes ?? 0;
+    // A page at a time, the server answering between two: a transaction apiece.
+    let gone = 0;
+    for (;;) {
+      const [r] = await this.batch([
+        {
+          sql: `DELETE FROM leads WHERE submission_id IN (SELECT submission_id FROM leads
+                WHERE state = 'dead' AND done_at < ? ORDER BY done_at LIMIT ${PAGE_SIZE})`,
+          params: [before],
+        },
+      ]);
+      gone += r?.changes ?? 0;
+      if ((r?.changes ?? 0) < PAGE_SIZE) break;
+      await yieldToRequests();
+    }
+    if (gone || this.unerased) await this.erase();
+    return gone;
   }
 
   async exclusive<T>(fn: () => Promise<T>, options: { wait: boolean }): Promise<T | null> {

@@ -80,6 +80,8 @@ export function schema(types: {
       CHECK (state <> 'delivered' OR (email IS NULL AND phone IS NULL))
     )`,
     'CREATE INDEX IF NOT EXISTS leads_by_state ON leads (state, received_at, submission_id)',
+    // The dead letters by the time they died: read a page at a time, and expired, by it.
+    'CREATE INDEX IF NOT EXISTS leads_by_death ON leads (state, done_at, submission_id)',
     'CREATE INDEX IF NOT EXISTS leads_by_email ON leads (email) WHERE email IS NOT NULL',
     'CREATE INDEX IF NOT EXISTS leads_by_phone ON leads (phone) WHERE phone IS NOT NULL',
     // How many rows are in each state, kept by triggers: health and the cap read one row

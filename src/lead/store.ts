@@ -111,6 +111,12 @@ export interface WaitingCursor {
   submissionId: string;
 }
 
+/** Where the dead letters start after a page of them: its last one. */
+export interface DeadCursor {
+  deadAt: string;
+  submissionId: string;
+}
+
 /**
  * Where leads are kept: SQLite on a Node host, PostgreSQL for several Node hosts (both
  * `SqlLeadStore`), Netlify Blobs on Netlify (`BlobLeadStore`). Every operation is safe while
@@ -142,8 +148,17 @@ export interface LeadStore {
   delivered(submissionId: string, contactId: string): Promise<void>;
   /** Moves a lead to the dead letters with the CRM's reason. */
   bury(entry: WaitingLead, reason: string): Promise<void>;
-  /** The dead letters, oldest first. */
-  dead(): Promise<DeadLetter[]>;
+  /**
+   * The dead letters, the first to die first, `limit` at most (all by default), after `after`;
+   * with `diedBefore` (ISO), only those that died before then.
+   */
+  dead(options?: {
+    limit?: number;
+    after?: DeadCursor;
+    diedBefore?: string;
+  }): Promise<DeadLetter[]>;
+  /** How many dead letters died before `diedBefore` (ISO): counted by index, none read. */
+  deadCount(diedBefore: string): Promise<number>;
   /** Removes a waiting lead or a dead letter; false when there is none with that id. */
   drop(submissionId: string): Promise<boolean>;
   /** The waiting leads and dead letters with this submission id, e-mail or phone number. */
@@ -206,21 +221,32 @@ export function firstWait(
   };
 }
 
+/**
+ * Leads read at once by a drain: a page of 200 takes SQLite a few milliseconds, and the server
+ * answers its requests between two pages (100,000 dead letters read at once stalled it 4.6 s).
+ */
+export const PAGE_SIZE = 200;
+
+/** Lets the requests waiting meanwhile be answered: SQLite's calls here are synchronous. */
+export const yieldToRequests = () => new Promise<void>((r) => setImmediate(r));
+
 /** Every waiting lead, a page at a time: what a drain and `leads list` walk through. */
 export async function* allWaiting(
   store: LeadStore,
   options: { dueBy?: string; pageSize?: number } = {},
 ): AsyncGenerator<WaitingLead> {
+  const size = options.pageSize ?? PAGE_SIZE;
   let after: WaitingCursor | undefined;
   for (;;) {
     const page = await store.waiting({
-      limit: options.pageSize ?? 200,
+      limit: size,
       ...(after ? { after } : {}),
       ...(options.dueBy ? { dueBy: options.dueBy } : {}),
     });
     yield* page;
     const last = page.at(-1);
-    if (!last || page.length < (options.pageSize ?? 200)) return;
+    if (!last || page.length < size) return;
     after = { receivedAt: last.receivedAt, submissionId: last.submissionId };
+    await yieldToRequests();
   }
 }
