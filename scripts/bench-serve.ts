@@ -6,15 +6,16 @@
 //
 // The bundled site is built once with --precompress into a temporary folder (removed at the
 // end). Each server is the real thing in a process of its own: `node bin/claimsite.cjs serve
-// --no-api` (the compiled CLI, as the Docker recipe runs it) and sirv's. The load comes from wrk
-// (Debian's package: `apt-get install wrk`), one thread, which takes less of the machine's two
-// cores than any load generator in Node. Runs alternate between the servers, A B A B, so that a
-// machine whose speed drifts (other work on it) moves both alike; the figure is each one's median
-// requests per second, and the ratio the median of the pairs' ratios. Every case first checks
-// that both servers answer 200 with the same bytes, decoded, and the encoding asked for.
+// --no-api` (the compiled CLI, as the Docker recipe runs it) and sirv's. The load comes from a
+// process of its own (this script run with --load): C kept-alive connections (http.Agent), each
+// sending its next request as soon as the last answer has been read whole. Runs alternate
+// between the servers, A B A B, so that a machine whose speed drifts (other work on it) moves
+// both alike; the figure is each one's median requests per second, and the ratio the median of
+// the pairs' ratios. Every case first checks that both servers answer 200 with the same bytes,
+// decoded, and the encoding asked for.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { get } from 'node:http';
+import { Agent, get } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,17 +28,25 @@ const { values: opts } = parseArgs({
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '32' },
     page: { type: 'string', default: '/toronto/' },
+    load: { type: 'string' },
+    encoding: { type: 'string', default: '' },
   },
 });
+if (opts.load) {
+  // The load process: prints its requests per second and exits.
+  const rps = await load(
+    opts.load,
+    opts.encoding || null,
+    Number(opts.connections),
+    Number(opts.duration),
+  );
+  process.stdout.write(`${rps}\n`);
+  process.exit(0);
+}
 const runs = Number(opts.runs);
 const duration = Number(opts.duration);
 const connections = Number(opts.connections);
 const page = opts.page as string;
-
-if (spawnSync('wrk', ['--version']).error) {
-  console.error('wrk is not installed: apt-get install wrk (Debian), then run this again.');
-  process.exit(2);
-}
 
 const root = process.cwd();
 const bin = path.join(root, 'bin/claimsite.cjs');
@@ -93,7 +102,7 @@ try {
       throw new Error(`${page} (${c.label}): the two servers sent different pages`);
     const rps: number[][] = servers.map(() => []);
     for (let run = 0; run < runs; run++)
-      for (const [i, s] of servers.entries()) rps[i]?.push(wrk(`${s.url}${page}`, c.encoding));
+      for (const [i, s] of servers.entries()) rps[i]?.push(loadRun(`${s.url}${page}`, c.encoding));
     const [ours = [], theirs = []] = rps;
     const ratios = ours.map((r, i) => r / (theirs[i] ?? Number.NaN));
     rows.push([
@@ -107,7 +116,7 @@ try {
     ]);
   }
   console.log(
-    `\n${page} of the bundled site, ${runs} runs of ${duration} s each, ${connections} connections (wrk, 1 thread), ${os.cpus().length} cores, Node ${process.version}; requests per second, medians:\n`,
+    `\n${page} of the bundled site, ${runs} runs of ${duration} s each, ${connections} kept-alive connections, ${os.cpus().length} cores, Node ${process.version}; requests per second, medians:\n`,
   );
   table(
     [
@@ -159,20 +168,59 @@ async function check(
   return { sent: sent.length, plain };
 }
 
-/** Requests per second of one wrk run. */
-function wrk(url: string, encoding: string | null): number {
-  const args = [
-    '-t1',
-    `-c${connections}`,
-    `-d${duration}s`,
-    ...(encoding ? ['-H', `Accept-Encoding: ${encoding}`] : []),
-    url,
-  ];
-  const r = spawnSync('wrk', args, { encoding: 'utf8' });
-  const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1];
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(r.stdout)?.[1];
-  if (!rps || errors) throw new Error(`wrk failed on ${url}:\n${r.stdout}${r.stderr}`);
-  return Number(rps);
+/** Requests per second of one run, from a load process of its own. */
+function loadRun(url: string, encoding: string | null): number {
+  const r = spawnSync(
+    process.execPath,
+    [
+      ...process.execArgv,
+      process.argv[1] ?? '',
+      '--load',
+      url,
+      '--encoding',
+      encoding ?? '',
+      '--connections',
+      String(connections),
+      '--duration',
+      String(duration),
+    ],
+    { encoding: 'utf8' },
+  );
+  const rps = Number(r.stdout.trim().split('\n').at(-1));
+  if (r.status !== 0 || !Number.isFinite(rps))
+    throw new Error(`the load failed on ${url}:\n${r.stderr}`);
+  return rps;
+}
+
+/**
+ * `connections` loops, each on a kept-alive connection of its own, requesting `url` again as soon
+ * as its last answer has been read whole, for `seconds` (after a first second not counted); any
+ * answer but 200 stops the run.
+ */
+async function load(url: string, encoding: string | null, connections: number, seconds: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const headers: Record<string, string> = encoding ? { 'Accept-Encoding': encoding } : {};
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      get(url, { agent, headers }, (res) => {
+        if (res.statusCode !== 200) reject(new Error(`${url} answered ${res.statusCode}`));
+        res.on('data', () => {});
+        res.on('end', resolve);
+      }).on('error', reject);
+    });
+  const warmUntil = performance.now() + 1000;
+  const endAt = warmUntil + seconds * 1000;
+  let counted = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      for (let now = performance.now(); now < endAt; now = performance.now()) {
+        await one();
+        if (now >= warmUntil) counted++;
+      }
+    }),
+  );
+  agent.destroy();
+  return counted / seconds;
 }
 
 function median(values: number[]): number {

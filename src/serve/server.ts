@@ -186,11 +186,18 @@ function homeCanonical(dir: string): string | null {
   }
 }
 
-/** The built site's folder (see basePathOf), read again whenever its home page changes. */
+/**
+ * The built site's folder (see basePathOf), read again whenever its home page changes: looked at
+ * once a second at most, not on every request.
+ */
 function builtBasePath(dir: string): () => string {
   let seen = '';
   let folder = '';
+  let checked = -Infinity;
   return () => {
+    const now = performance.now();
+    if (now - checked < 1000) return folder;
+    checked = now;
     const info = statSync(path.join(dir, 'index.html'), { throwIfNoEntry: false });
     const stamp = info ? `${info.mtimeMs}:${info.size}:${info.ino}` : '';
     if (stamp !== seen) {

@@ -1,6 +1,7 @@
 import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { fileIndex } from './file-index.js';
 import { type HeaderRule, headersFor, parseHeadersFile } from './headers-file.js';
 import { hostAnswer } from './host-rules.js';
 import {
@@ -63,7 +64,8 @@ export function createStaticHandler(dir: string, options: StaticOptions = {}) {
   const fixed = slashed(typeof given === 'function' ? '/' : given);
   const baseNow = typeof given === 'function' ? () => slashed(given()) : () => fixed;
   const headerRules = cachedHeaderRules(path.join(root, '_headers'));
-  const inside = insideRoot(root);
+  const inside = fileIndex(root, insideRoot(root));
+  const ruleHeaders = headersCache();
   const isFile = (rel: string) => !HOST_CONFIG.has(rel) && servableRel(rel) && inside(rel);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -94,13 +96,7 @@ export function createStaticHandler(dir: string, options: StaticOptions = {}) {
       return redirect(res, base, query, headersFor(rules, '/'));
     // The path inside the site: what the host rules and the _headers patterns see.
     const sitePath = inSite ? decoded.slice(base.length - 1) : null;
-    const headers = headersFor(rules, rawPath);
-    if (base !== '/') {
-      const inside = rawPath.startsWith(base) ? rawPath.slice(base.length - 1) : sitePath;
-      for (const [name, value] of inside ? headersFor(rules, inside) : []) {
-        if (!headers.has(name)) headers.set(name, value);
-      }
-    }
+    const headers = ruleHeaders(rules, base, rawPath, sitePath);
     const answer =
       sitePath !== null && depthOf(sitePath) <= MAX_DEPTH
         ? hostAnswer('cloudflare-pages', sitePath, isFile)
@@ -124,6 +120,36 @@ export function createStaticHandler(dir: string, options: StaticOptions = {}) {
     });
   };
 }
+
+/**
+ * The `_headers` rules' headers for a request, computed once for a path and its rules (the
+ * patterns are regular expressions tried in turn): the pages a site is asked for are few, and
+ * the cache is emptied when it holds too many (every path is the client's to choose).
+ */
+function headersCache() {
+  let seen: { rules: HeaderRule[]; base: string } | null = null;
+  let byPath = new Map<string, Map<string, string>>();
+  return (rules: HeaderRule[], base: string, rawPath: string, sitePath: string | null) => {
+    if (seen?.rules !== rules || seen.base !== base || byPath.size >= CACHED_PATHS) {
+      seen = { rules, base };
+      byPath = new Map();
+    }
+    const key = `${rawPath}\n${sitePath}`;
+    const known = byPath.get(key);
+    if (known) return new Map(known);
+    const headers = headersFor(rules, rawPath);
+    if (base !== '/') {
+      const inside = rawPath.startsWith(base) ? rawPath.slice(base.length - 1) : sitePath;
+      for (const [name, value] of inside ? headersFor(rules, inside) : []) {
+        if (!headers.has(name)) headers.set(name, value);
+      }
+    }
+    byPath.set(key, headers);
+    return new Map(headers);
+  };
+}
+
+const CACHED_PATHS = 10_000;
 
 /** `basePath` with a slash at each end: `/`, `/myrepo/`. */
 function slashed(basePath = '/'): string {
