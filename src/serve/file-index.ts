@@ -10,8 +10,19 @@ import path from 'node:path';
  * (every look goes to `check`) until it is read again, once changes have been quiet for a moment;
  * the folder's own identity is looked at once a second (a deploy that swaps a link to it).
  */
-export function fileIndex(root: string, check: (rel: string) => boolean): (rel: string) => boolean {
+export interface FileIndex {
+  /** Whether `rel` is a file that may be served: listed, or else as `check` finds it. */
+  isFile(rel: string): boolean;
+  /**
+   * A listed file's size and time, read once while nothing changes (so its headers are made
+   * once); null when it is not listed or a change is under way: then `send` stats it.
+   */
+  known(rel: string): { size: number; mtime: Date } | null;
+}
+
+export function fileIndex(root: string, check: (rel: string) => boolean): FileIndex {
   let files: Set<string> | null = null;
+  let stats = new Map<string, { size: number; mtime: Date } | null>();
   let dirty = true;
   let changedAt = 0;
   let identity = '';
@@ -40,8 +51,9 @@ export function fileIndex(root: string, check: (rel: string) => boolean): (rel: 
     }
     dirty = false;
     files = listed(root);
+    stats = new Map();
   };
-  return (rel) => {
+  const fresh = () => {
     const now = performance.now();
     if (now - checkedAt >= 1000) {
       checkedAt = now;
@@ -55,8 +67,24 @@ export function fileIndex(root: string, check: (rel: string) => boolean): (rel: 
       }
     }
     if (dirty && now - changedAt >= QUIET_MS) rebuild();
-    if (dirty || !files) return check(rel);
-    return files.has(rel) || check(rel);
+    return dirty ? null : files;
+  };
+  return {
+    isFile(rel) {
+      const listing = fresh();
+      return listing?.has(rel) || check(rel);
+    },
+    known(rel) {
+      const listing = fresh();
+      if (!listing?.has(rel)) return null;
+      let info = stats.get(rel);
+      if (info === undefined) {
+        const s = statSync(path.join(root, rel), { throwIfNoEntry: false });
+        info = s?.isFile() ? { size: s.size, mtime: s.mtime } : null;
+        stats.set(rel, info);
+      }
+      return info;
+    },
   };
 }
 

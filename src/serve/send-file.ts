@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -27,6 +28,8 @@ export interface FileAnswer {
   inject?: string;
   /** Whether a path relative to root is a file that may be served (see createStaticHandler). */
   isFile: (rel: string) => boolean;
+  /** A file's size and time when the index knows them (see file-index.ts). */
+  known?: (rel: string) => { size: number; mtime: Date } | null;
 }
 
 /**
@@ -75,6 +78,10 @@ export async function sendFile(
   res.statusCode = status;
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   const ok = status === 200;
+  if (ok && plainGet(req)) {
+    const info = answer.known?.(sent);
+    if (info) return sendKnown(req, res, path.join(root, sent), info);
+  }
   await new Promise<void>((resolve) => {
     send(req, `/${sent.split('/').map(encodeURIComponent).join('/')}`, {
       root,
@@ -98,6 +105,52 @@ export async function sendFile(
       .on('end', resolve)
       .pipe(res)
       .on('close', resolve);
+  });
+}
+
+/** A request that asks for the whole file, unconditionally: the one most requests are. */
+function plainGet(req: IncomingMessage): boolean {
+  const h = req.headers;
+  return (
+    h.range === undefined &&
+    h['if-none-match'] === undefined &&
+    h['if-modified-since'] === undefined &&
+    h['if-match'] === undefined &&
+    h['if-unmodified-since'] === undefined &&
+    h['if-range'] === undefined
+  );
+}
+
+/**
+ * The whole file, with the headers `send` gives it (weak ETag of size and time, Last-Modified,
+ * Accept-Ranges), from the size and time the index read once: no stat a request. A request with
+ * a condition or a range goes to `send`, which judges it.
+ */
+function sendKnown(
+  req: IncomingMessage,
+  res: ServerResponse,
+  file: string,
+  info: { size: number; mtime: Date },
+): Promise<void> {
+  res.setHeader('Accept-Ranges', 'bytes');
+  res.setHeader('Last-Modified', info.mtime.toUTCString());
+  res.setHeader('ETag', `W/"${info.size.toString(16)}-${info.mtime.getTime().toString(16)}"`);
+  res.setHeader('Content-Length', info.size);
+  if (req.method === 'HEAD') {
+    res.end();
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolve) => {
+    const stream = createReadStream(file);
+    stream.on('error', (err) => {
+      failed(res, Object.assign(err, { status: 404 }));
+      resolve();
+    });
+    res.on('close', () => {
+      stream.destroy();
+      resolve();
+    });
+    stream.pipe(res);
   });
 }
 

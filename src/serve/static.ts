@@ -64,7 +64,8 @@ export function createStaticHandler(dir: string, options: StaticOptions = {}) {
   const fixed = slashed(typeof given === 'function' ? '/' : given);
   const baseNow = typeof given === 'function' ? () => slashed(given()) : () => fixed;
   const headerRules = cachedHeaderRules(path.join(root, '_headers'));
-  const inside = fileIndex(root, insideRoot(root));
+  const index = fileIndex(root, insideRoot(root));
+  const inside = (rel: string) => index.isFile(rel);
   const ruleHeaders = headersCache();
   const isFile = (rel: string) => !HOST_CONFIG.has(rel) && servableRel(rel) && inside(rel);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -117,6 +118,7 @@ export function createStaticHandler(dir: string, options: StaticOptions = {}) {
       headers,
       inject: options.inject,
       isFile,
+      known: (rel) => index.known(rel),
     });
   };
 }
