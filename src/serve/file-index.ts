@@ -1,95 +1,114 @@
-import { type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
+
+export interface FileIndex {
+  /** Whether `rel` is a file that may be served: listed, or else as `check` finds it. */
+  isFile(rel: string): boolean;
+  /**
+   * A listed file's size and time, read again once a second at most (so its headers are made
+   * once); null when it is not listed: then `send` stats it.
+   */
+  known(rel: string): KnownFile | null;
+}
+
+/** A listed file's size and time, and its bytes when it is small enough to keep (see KEPT_BYTES). */
+export interface KnownFile {
+  size: number;
+  mtime: Date;
+  body?: Buffer;
+}
+
+/** A file up to this size is kept in memory once read, while the files kept stay under KEPT_TOTAL. */
+const KEPT_BYTES = 256 * 1024;
+const KEPT_TOTAL = 64 * 1024 * 1024;
 
 /**
  * The site's plain files, known in memory, so that a request costs no file-system call to find
  * its file (an `lstat` a path segment made `serve` answer 0.65 of sirv's requests a second).
  * Only regular files reached through real folders are listed: a path with a symbolic link on
- * it, or one not listed, is asked of `check` (the segment-by-segment look of static.ts), so a
- * link is judged as before. The folder is watched: after any change the index is not trusted
- * (every look goes to `check`) until it is read again, once changes have been quiet for a moment;
- * the folder's own identity is looked at once a second (a deploy that swaps a link to it).
+ * it, or one not listed (a file added since), is asked of `check` (the segment-by-segment look of
+ * static.ts), so a link is judged as before. A listed file costs one `lstat` a look (a file
+ * replaced, by a build's rename or by a link, is judged again and read again; one gone is no
+ * file), and the folder is listed again when it is another folder (a deploy swapping a link to
+ * it), looked at once a second. Not fs.watch: on Linux, Node 20's recursive watch polls every file with a stat of its
+ * own, which cost more than the lookups it saved.
  */
-export interface FileIndex {
-  /** Whether `rel` is a file that may be served: listed, or else as `check` finds it. */
-  isFile(rel: string): boolean;
-  /**
-   * A listed file's size and time, read once while nothing changes (so its headers are made
-   * once); null when it is not listed or a change is under way: then `send` stats it.
-   */
-  known(rel: string): { size: number; mtime: Date } | null;
-}
-
 export function fileIndex(root: string, check: (rel: string) => boolean): FileIndex {
-  let files: Set<string> | null = null;
-  let stats = new Map<string, { size: number; mtime: Date } | null>();
-  let dirty = true;
-  let changedAt = 0;
-  let identity = '';
+  let files = new Set<string>();
+  let known = new Map<string, Kept>();
+  let kept = 0;
+  let identity: string | null = null;
   let checkedAt = -Infinity;
-  let watcher: FSWatcher | null = null;
-  const changed = () => {
-    dirty = true;
-    changedAt = performance.now();
-  };
-  const rebuild = () => {
-    if (!watcher) {
-      try {
-        watcher = watch(root, { recursive: true, persistent: false }, changed);
-        watcher.on('error', () => {
-          watcher?.close();
-          watcher = null;
-          files = null;
-          changed();
-        });
-      } catch {
-        // No watching here (a file system that cannot): every look goes to `check`.
-        files = null;
-        changedAt = performance.now();
-        return;
-      }
-    }
-    dirty = false;
-    files = listed(root);
-    stats = new Map();
-  };
   const fresh = () => {
     const now = performance.now();
-    if (now - checkedAt >= 1000) {
-      checkedAt = now;
-      const id = identityOf(root);
-      if (id !== identity) {
-        // Another folder where the root was: watched anew.
-        identity = id;
-        watcher?.close();
-        watcher = null;
-        changed();
-      }
+    if (now - checkedAt < RECHECK_MS) return now;
+    checkedAt = now;
+    const id = identityOf(root);
+    if (id !== identity) {
+      identity = id;
+      files = listed(root);
+      known = new Map();
+      kept = 0;
     }
-    if (dirty && now - changedAt >= QUIET_MS) rebuild();
-    return dirty ? null : files;
+    return now;
+  };
+  /**
+   * A listed file as it is now: one `lstat` of it, no more. The same file as when it was read
+   * (inode, size, time) is trusted as it was; another where it was is judged by `check` first
+   * (a folder on its way may have become a link), and read again.
+   */
+  const validated = (rel: string, now: number): Kept | null => {
+    const info = lstatSync(path.join(root, rel), { throwIfNoEntry: false });
+    const entry = known.get(rel);
+    const stamp = info?.isFile() ? `${info.ino}:${info.size}:${info.mtimeMs}` : '';
+    if (entry && entry.stamp === stamp) return entry;
+    kept -= entry?.file?.body?.length ?? 0;
+    known.delete(rel);
+    if (!info || !stamp || (entry && !check(rel))) {
+      // Gone, or a link now: judged by `check` from here on.
+      files.delete(rel);
+      return null;
+    }
+    const file = read(path.join(root, rel), info, kept + KEPT_BYTES <= KEPT_TOTAL);
+    kept += file?.body?.length ?? 0;
+    const next = { at: now, stamp, file };
+    known.set(rel, next);
+    return next;
   };
   return {
     isFile(rel) {
-      const listing = fresh();
-      return listing?.has(rel) || check(rel);
+      const now = fresh();
+      if (!files.has(rel)) return check(rel);
+      return validated(rel, now) !== null || check(rel);
     },
     known(rel) {
-      const listing = fresh();
-      if (!listing?.has(rel)) return null;
-      let info = stats.get(rel);
-      if (info === undefined) {
-        const s = statSync(path.join(root, rel), { throwIfNoEntry: false });
-        info = s?.isFile() ? { size: s.size, mtime: s.mtime } : null;
-        stats.set(rel, info);
-      }
-      return info;
+      const now = fresh();
+      return files.has(rel) ? (validated(rel, now)?.file ?? null) : null;
     },
   };
 }
 
-/** Changes quiet this long (a build writing its files) before the folder is read again. */
-const QUIET_MS = 200;
+interface Kept {
+  at: number;
+  stamp: string;
+  file: KnownFile | null;
+}
+
+/** How long the folder's identity is trusted. */
+const RECHECK_MS = 1000;
+
+/** A file's size and time, and its bytes when small and `keep` allows. */
+function read(file: string, info: Stats, keep: boolean): KnownFile | null {
+  const meta = { size: info.size, mtime: info.mtime };
+  if (!keep || info.size > KEPT_BYTES) return meta;
+  try {
+    const body = readFileSync(file);
+    // Changed between the two looks: not kept, sent from the disk.
+    return body.length === info.size ? { ...meta, body } : meta;
+  } catch {
+    return null;
+  }
+}
 
 function identityOf(root: string): string {
   const info = statSync(root, { throwIfNoEntry: false });

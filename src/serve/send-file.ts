@@ -6,6 +6,7 @@ import mime from 'mime-types';
 import Negotiator from 'negotiator';
 import send from 'send';
 import { ENCODINGS, isCompressible } from '../compression.js';
+import type { KnownFile } from './file-index.js';
 
 /**
  * The Content-Type of a file, from mime-types (the jshttp project's table, generated from IANA's
@@ -29,7 +30,7 @@ export interface FileAnswer {
   /** Whether a path relative to root is a file that may be served (see createStaticHandler). */
   isFile: (rel: string) => boolean;
   /** A file's size and time when the index knows them (see file-index.ts). */
-  known?: (rel: string) => { size: number; mtime: Date } | null;
+  known?: (rel: string) => KnownFile | null;
 }
 
 /**
@@ -130,18 +131,19 @@ function sendKnown(
   req: IncomingMessage,
   res: ServerResponse,
   file: string,
-  info: { size: number; mtime: Date },
+  info: KnownFile,
 ): Promise<void> {
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('Last-Modified', info.mtime.toUTCString());
   res.setHeader('ETag', `W/"${info.size.toString(16)}-${info.mtime.getTime().toString(16)}"`);
   res.setHeader('Content-Length', info.size);
-  if (req.method === 'HEAD') {
-    res.end();
+  if (req.method === 'HEAD' || info.body) {
+    res.end(req.method === 'HEAD' ? undefined : info.body);
     return Promise.resolve();
   }
   return new Promise<void>((resolve) => {
-    const stream = createReadStream(file);
+    // Its end given, the stream reads no more once it has the file (no read to find the end).
+    const stream = createReadStream(file, { start: 0, end: Math.max(0, info.size - 1) });
     stream.on('error', (err) => {
       failed(res, Object.assign(err, { status: 404 }));
       resolve();
