@@ -5,6 +5,15 @@ import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Headless, no sandbox (CI runs as root), nothing fetched in the background. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+];
+
 export function launchChromium() {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
@@ -13,12 +22,6 @@ export function launchChromium() {
   }
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
+    args: CHROMIUM_ARGS,
   });
 }

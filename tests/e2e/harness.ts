@@ -2,16 +2,24 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import axe from 'axe-core';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { generate } from '../../src/generate/generate.js';
 import { createStaticHandler } from '../../src/serve/static.js';
 import { links } from '../../src/urls.js';
-import { FIXTURE_DATA, tempDir } from '../helpers.js';
+import { BUNDLED_DATA, FIXTURE_DATA, tempDir } from '../helpers.js';
+import { sharedBuild } from '../shared-build.js';
 
-/** Debian's Chromium, launched as the scripts launch it. */
-export const launchBrowser = launchChromium;
+/**
+ * The run's one Chromium (tests/global-setup.ts), or Debian's Chromium launched as the scripts
+ * launch it when there is none. Closing what this returns closes only the connection to the
+ * run's browser; each test's pages are in contexts of their own.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint');
+  return endpoint ? chromium.connect(endpoint) : launchChromium();
+}
 
 export interface LeadRequest {
   contentType: string;
@@ -26,8 +34,7 @@ export type LeadMode = 'ok' | 'fail' | 'drop' | 'slow' | 'limit';
  * receives and answers as the test tells it: the browser's side of the contract, nothing more.
  */
 export async function startSite(dataDir = FIXTURE_DATA) {
-  const dist = path.join(await tempDir('claimsite-e2e-'), 'dist');
-  await generate({ dataDir, outDir: dist });
+  const dist = await builtSite(dataDir);
   const serveStatic = createStaticHandler(dist);
   const lead = { mode: 'ok' as LeadMode, requests: [] as LeadRequest[] };
   const server: Server = createServer(async (req, res) => {
@@ -61,6 +68,14 @@ export async function startSite(dataDir = FIXTURE_DATA) {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, dist, lead, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** The fixture and bundled sites are built once per run (read only); others each time. */
+async function builtSite(dataDir: string): Promise<string> {
+  if (dataDir === FIXTURE_DATA || dataDir === BUNDLED_DATA) return sharedBuild(dataDir);
+  const dist = path.join(await tempDir('claimsite-e2e-'), 'dist');
+  await generate({ dataDir, outDir: dist });
+  return dist;
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -110,9 +125,10 @@ export type Site = Awaited<ReturnType<typeof startSite>>;
  */
 export function browserAndSite(dataDir = FIXTURE_DATA): { browser: Browser; site: Site } {
   const env = {} as { browser: Browser; site: Site };
+  // The run's first file to ask builds the shared site: the bundled one takes more than the
+  // default minute on a busy machine.
   beforeAll(async () => {
     [env.browser, env.site] = await Promise.all([launchBrowser(), startSite(dataDir)]);
-    // The bundled site's build, on a busy machine, takes more than the default minute.
   }, 300_000);
   afterAll(async () => {
     await env.browser?.close();
