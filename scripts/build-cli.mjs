@@ -78,6 +78,7 @@ const drawing = (() => {
   for (const file of [
     'src/share/cards.ts',
     'src/share/draw.ts',
+    'src/share/png.ts',
     'src/share/share-images.ts',
     'src/share/woff.ts',
     'src/render/shield.ts',

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../src/generate/generate.js';
@@ -291,12 +291,23 @@ describe('the share image cache', () => {
     expect(cache.get(key)).not.toBeNull();
   });
 
-  it('lives in CLAIMSITE_CACHE_DIR, or the system cache folder; an empty one means none', () => {
+  it("lives in CLAIMSITE_CACHE_DIR, or the project's node_modules/.cache, or the system cache folder; an empty one means none", async () => {
     expect(defaultCacheDir({ CLAIMSITE_CACHE_DIR: '/x/y' })).toBe(
       path.resolve('/x/y/share-images'),
     );
     expect(defaultCacheDir({ CLAIMSITE_CACHE_DIR: '' })).toBeNull();
-    expect(defaultCacheDir({})).toMatch(/claimsite[/\\]share-images$/);
+    // Where hosts keep caches between builds: the project's node_modules/.cache, from any of its
+    // folders.
+    const site = await tempDir();
+    await writeFile(path.join(site, 'package.json'), '{}');
+    await mkdir(path.join(site, 'data', 'cities'), { recursive: true });
+    const system = defaultCacheDir({}, site);
+    expect(system).toMatch(/claimsite[/\\]share-images$/);
+    expect(system?.startsWith(site)).toBe(false);
+    await mkdir(path.join(site, 'node_modules'));
+    const ours = path.join(site, 'node_modules', '.cache', 'claimsite', 'share-images');
+    expect(defaultCacheDir({}, site)).toBe(ours);
+    expect(defaultCacheDir({}, path.join(site, 'data', 'cities'))).toBe(ours);
     // Tests never write into the user's own cache folder.
     expect(process.env.CLAIMSITE_CACHE_DIR).toMatch(/claimsite-test-cache-/);
   });

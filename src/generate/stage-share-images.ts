@@ -6,8 +6,8 @@ import type { Plan } from './plan.js';
 import type { Staging } from './staging.js';
 
 /**
- * Images sent to the drawing thread ahead of the one awaited, so that it draws while this thread
- * stores what it drew.
+ * Images sent to each drawing thread ahead of the one awaited, so that it draws while this
+ * thread stores what it drew.
  */
 const AHEAD = 4;
 
@@ -70,7 +70,27 @@ export async function stageShareImages(
   cache: ImageCache,
 ): Promise<ShareImageCounts> {
   const counts: ShareImageCounts = { kept: 0, cached: 0, drawn: 0 };
-  let drawer: Drawer | null = null;
+  const missing: ShareImage[] = [];
+  for (const image of images) {
+    if (staging.keep(image.file)) {
+      counts.kept++;
+      continue;
+    }
+    const bytes = cache.get(image.key);
+    if (bytes) {
+      counts.cached++;
+      staging.put(image.file, bytes);
+    } else missing.push(image);
+  }
+  if (missing.length > 0) await drawImages(staging, missing, cache);
+  counts.drawn = missing.length;
+  cache.prune();
+  return counts;
+}
+
+/** Draws the images no build has drawn, AHEAD per thread in flight, each stored as it comes. */
+async function drawImages(staging: Staging, images: readonly ShareImage[], cache: ImageCache) {
+  const drawer: Drawer = startDrawer(images.length);
   const drawing: Array<{ image: ShareImage; png: Promise<Uint8Array> }> = [];
   const store = async () => {
     const next = drawing.shift();
@@ -81,28 +101,14 @@ export async function stageShareImages(
   };
   try {
     for (const image of images) {
-      if (staging.keep(image.file)) {
-        counts.kept++;
-        continue;
-      }
-      const bytes = cache.get(image.key);
-      if (bytes) {
-        counts.cached++;
-        staging.put(image.file, bytes);
-        continue;
-      }
-      drawer ??= startDrawer();
       const png = drawer.png(image.card, image.brand);
       // Awaited in turn below; a failure meanwhile is not unhandled.
       png.catch(() => {});
       drawing.push({ image, png });
-      counts.drawn++;
-      if (drawing.length > AHEAD) await store();
+      if (drawing.length > AHEAD * drawer.size) await store();
     }
     while (drawing.length > 0) await store();
   } finally {
-    await (drawer as Drawer | null)?.close();
+    await drawer.close();
   }
-  cache.prune();
-  return counts;
 }

@@ -10,13 +10,14 @@ import type { Font, Glyph } from 'opentype.js';
 import { SHIELD } from '../render/shield.js';
 import { FONT_WEIGHTS, FONTS, type FontChoice, fontFile } from '../site/theme.js';
 import type { ShareCard } from './cards.js';
+import { encodePng } from './png.js';
 import { SHARE_HEIGHT, SHARE_WIDTH } from './share-images.js';
 import { sfntOfWoff } from './woff.js';
 
 /**
  * Draws share images: a card's text laid out in the theme's font, bold, as outlines (so no font
  * need be installed where the build runs, and nothing is fetched; Inter for the system's font),
- * in the theme's colours, rendered to PNG by resvg. The libraries load only when an image has to
+ * in the theme's colours, rendered by resvg and encoded as src/share/png.ts says. The libraries load only when an image has to
  * be drawn: most builds reuse every image.
  */
 export interface CardBrand {
@@ -68,7 +69,10 @@ export class CardPainter {
         opentype.parse(
           bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
         ),
-      (svg) => new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng(),
+      (svg) => {
+        const image = new Resvg(svg, { font: { loadSystemFonts: false } }).render();
+        return encodePng(image.pixels, image.width, image.height);
+      },
       (svg, height, { files, family }) =>
         new Resvg(svg, {
           fitTo: { mode: 'height', value: height },

@@ -1,11 +1,12 @@
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { isCompiled } from '../generate/root.js';
 import type { ShareCard } from './cards.js';
 import { type CardBrand, CardPainter, collectGarbage } from './draw.js';
 
 /**
- * Draws share images for a build: on a thread of its own when the CLI is compiled, else on this
- * one. Drawing makes garbage (each card's outlines, its SVG, resvg's pixels), and on the build's
+ * Draws share images for a build: on threads of their own (one per core) when the CLI is
+ * compiled, else on this one. Drawing makes garbage (each card's outlines, its SVG, resvg's pixels), and on the build's
  * thread it piled up on top of the build's own heap, which V8 lets grow in proportion: a
  * site-wide change at 100 times the bundled data, rebuilt in place, peaked at 681 MiB while it
  * drew its 19,000 images (a first 100x build drawing them all peaks at 396 MiB now). A
@@ -15,13 +16,36 @@ import { type CardBrand, CardPainter, collectGarbage } from './draw.js';
  * peaked at 219 MiB so, against 232 every fourth image and 280 every sixteenth, in the same time.
  */
 export interface Drawer {
+  /** Threads drawing at once (1 for one thread, or none: drawn on this one). */
+  readonly size: number;
   png(card: ShareCard, brand: CardBrand): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
-export function startDrawer(): Drawer {
-  return isCompiled() ? new ThreadDrawer() : new InlineDrawer();
+/**
+ * A drawer for `count` images: on as many threads as there are cores (at most MAX_THREADS, and
+ * one per IMAGES_PER_THREAD images, since each thread first loads the fonts and resvg).
+ */
+export function startDrawer(count = 1): Drawer {
+  if (!isCompiled()) return new InlineDrawer();
+  // From here this thread mostly waits, on the heap its render left: one full collection lets
+  // V8 give back what that heap no longer uses, before the drawing threads grow their own.
+  collectGarbage({ type: 'major' });
+  const threads = Math.min(
+    os.availableParallelism(),
+    MAX_THREADS,
+    Math.max(1, Math.ceil(count / IMAGES_PER_THREAD)),
+  );
+  return threads === 1 ? new ThreadDrawer() : new PoolDrawer(threads);
 }
+
+/**
+ * Drawing threads at most: each holds its own fonts and heap (some tens of MB), and a build's
+ * peak memory is held to a budget (docs/benchmarks.md).
+ */
+const MAX_THREADS = 4;
+/** Fewer images than this are drawn sooner on one thread than by loading a second. */
+const IMAGES_PER_THREAD = 8;
 
 /** Images received between two collections of this thread's young heap (see ThreadDrawer). */
 const RELEASE_EVERY = 16;
@@ -33,6 +57,7 @@ export type DrawRequest = { n: number; card: ShareCard; brand: CardBrand };
 export type DrawReply = { n: number; png: Uint8Array } | { n: number; error: string };
 
 class ThreadDrawer implements Drawer {
+  readonly size = 1;
   private readonly worker = new Worker(DRAW_WORKER);
   private readonly waiting = new Map<
     number,
@@ -43,9 +68,6 @@ class ThreadDrawer implements Drawer {
   private failed: Error | null = null;
 
   constructor() {
-    // From here this thread mostly waits, on the heap its render left: one full collection lets
-    // V8 give back what that heap no longer uses, before the drawing thread grows its own.
-    collectGarbage({ type: 'major' });
     this.worker.on('message', (m: DrawReply) => {
       // Each image arrives in memory of its own (outside V8's heap), which only a collection of
       // this mostly idle thread frees: a young one, every few images, is enough.
@@ -59,6 +81,11 @@ class ThreadDrawer implements Drawer {
     this.worker.on('exit', (code) =>
       this.fail(new Error(`the drawing thread stopped (exit code ${code})`)),
     );
+  }
+
+  /** Images asked for and not yet back. */
+  get pending(): number {
+    return this.waiting.size;
   }
 
   png(card: ShareCard, brand: CardBrand): Promise<Uint8Array> {
@@ -82,8 +109,30 @@ class ThreadDrawer implements Drawer {
   }
 }
 
+/** Several drawing threads: each image goes to the one with the fewest waiting. */
+class PoolDrawer implements Drawer {
+  private readonly threads: ThreadDrawer[];
+  readonly size: number;
+
+  constructor(count: number) {
+    this.threads = Array.from({ length: count }, () => new ThreadDrawer());
+    this.size = count;
+  }
+
+  png(card: ShareCard, brand: CardBrand): Promise<Uint8Array> {
+    let idlest = this.threads[0] as ThreadDrawer;
+    for (const thread of this.threads) if (thread.pending < idlest.pending) idlest = thread;
+    return idlest.png(card, brand);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.threads.map((thread) => thread.close()));
+  }
+}
+
 /** Running from sources, where no compiled thread is at hand: drawn here, released as often. */
 class InlineDrawer implements Drawer {
+  readonly size = 1;
   private readonly painter = CardPainter.load();
 
   async png(card: ShareCard, brand: CardBrand): Promise<Uint8Array> {

@@ -1,4 +1,7 @@
 import {
+  accessSync,
+  constants,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -11,8 +14,8 @@ import path from 'node:path';
 import envPaths from 'env-paths';
 
 /**
- * Share images drawn by earlier builds, kept in the user's cache folder (as other generators
- * keep processed images), so that a build into a new folder does not draw them again: drawing
+ * Share images drawn by earlier builds, kept in the project's cache folder (see defaultCacheDir,
+ * as other generators keep processed images), so that a build into a new folder does not draw them again: drawing
  * one takes about 15 ms, copying it a fraction of that. Files are named by the key of what they
  * show, written whole (a temporary file renamed into place), and removed once no build has
  * written them for PRUNE_AFTER_DAYS. Nothing but our own `<key>.png` files is ever removed.
@@ -86,11 +89,37 @@ const isPng = (bytes: Uint8Array) =>
   bytes[3] === 0x47;
 
 /**
- * Where share images are cached: `CLAIMSITE_CACHE_DIR` if set (empty: no cache), else the
- * system's cache folder for claimsite (`~/.cache/claimsite` on Linux).
+ * Where share images are cached: `CLAIMSITE_CACHE_DIR` if set (empty: no cache); else
+ * `node_modules/.cache/claimsite` of the project the build runs in (the nearest folder up from
+ * `from` with a package.json, when its node_modules is there and writable), the folder that
+ * hosts keep between builds and bundlers share; else the system's cache folder for claimsite
+ * (`~/.cache/claimsite` on Linux).
  */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+export function defaultCacheDir(
+  env: NodeJS.ProcessEnv = process.env,
+  from = process.cwd(),
+): string | null {
   const set = env.CLAIMSITE_CACHE_DIR;
   if (set !== undefined) return set === '' ? null : path.resolve(set, 'share-images');
-  return path.join(envPaths('claimsite', { suffix: '' }).cache, 'share-images');
+  const modules = projectModules(from);
+  const root = modules
+    ? path.join(modules, '.cache', 'claimsite')
+    : envPaths('claimsite', { suffix: '' }).cache;
+  return path.join(root, 'share-images');
+}
+
+/** The node_modules folder of the nearest project up from `from`, if there and writable. */
+function projectModules(from: string): string | null {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) {
+      const modules = path.join(dir, 'node_modules');
+      try {
+        accessSync(modules, constants.W_OK);
+        return modules;
+      } catch {
+        return null;
+      }
+    }
+    if (path.dirname(dir) === dir) return null;
+  }
 }

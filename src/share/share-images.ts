@@ -125,6 +125,7 @@ export function shareImages(site: Site): ShareImages {
 export const DRAWING_SOURCES = [
   'src/share/cards.ts',
   'src/share/draw.ts',
+  'src/share/png.ts',
   'src/share/share-images.ts',
   'src/share/woff.ts',
   'src/render/shield.ts',
