@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
-import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
+import { CHROMIUM } from '../scripts/chromium.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,13 +27,24 @@ export default async function setup(project: TestProject) {
   process.env.CLAIMSITE_TEST_TMP = run;
   process.env.CLAIMSITE_CACHE_DIR = cache;
   // Without Chromium each browser test launches its own, and fails saying what is missing.
-  const server = await chromium
-    .launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-    .catch(() => null);
-  project.provide('chromiumEndpoint', server?.wsEndpoint() ?? null);
+  const browser = existsSync(CHROMIUM) ? await startChromium() : null;
+  project.provide('chromiumEndpoint', browser?.endpoint ?? null);
   return async () => {
-    await server?.close();
+    browser?.child.stdin?.end();
     // Retried: a build a failed test left running may still be writing there.
     rmSync(run, { recursive: true, force: true, maxRetries: 5 });
   };
+}
+
+/** scripts/chromium-server.mjs, and the endpoint it prints (null if it printed none). */
+async function startChromium(): Promise<{ child: ChildProcess; endpoint: string } | null> {
+  const script = path.join(import.meta.dirname, '../scripts/chromium-server.mjs');
+  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  const endpoint = await new Promise<string | null>((resolve) => {
+    lines.once('line', resolve);
+    child.once('exit', () => resolve(null));
+  });
+  lines.close();
+  return endpoint ? { child, endpoint } : null;
 }

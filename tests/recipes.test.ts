@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -128,9 +128,15 @@ describe("a site folder's GitHub Pages workflow", () => {
       value
         .replace(/\$\{\{ vars\.SITE_URL \}\}/, 'https://owner.github.io')
         .replace(/\$\{\{ [^}]+ \}\}/g, '');
+    // The images' cache is kept between runs, restored after npm ci has emptied node_modules.
+    const cache = build.steps.findIndex((s) => s.uses?.startsWith('actions/cache@'));
+    expect(build.steps[cache]?.with?.path).toBe('node_modules/.cache/claimsite');
+    expect(cache).toBeGreaterThan(build.steps.findIndex((s) => s.run?.startsWith('npm ci')));
     for (const step of build.steps.filter((s) => s.run)) {
       const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, given(v)]));
-      const r = sh(checkout, 'bash', ['-euo', 'pipefail', '-c', step.run ?? ''], {
+      // As on the runner, where no cache folder is set: the build caches where the step keeps.
+      const run = `unset CLAIMSITE_CACHE_DIR; ${step.run ?? ''}`;
+      const r = sh(checkout, 'bash', ['-euo', 'pipefail', '-c', run], {
         ...env,
         npm_config_offline: 'true',
       });
@@ -141,6 +147,8 @@ describe("a site folder's GitHub Pages workflow", () => {
     expect(await readFile(path.join(published, 'index.html'), 'utf8')).toContain(
       'https://owner.github.io/',
     );
+    const kept = await readdir(path.join(checkout, 'node_modules/.cache/claimsite/share-images'));
+    expect(kept.filter((n) => n.endsWith('.png')).length).toBeGreaterThan(10);
   }, 240_000);
 });
 

@@ -1,17 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generate } from '../src/generate/generate.js';
-import { BUNDLED_DATA, FIXTURE_DATA } from './helpers.js';
+import { BUNDLED_DATA, FIXTURE_DATA, runCliAsync } from './helpers.js';
 
 /** How long a file waits for another to finish the build it started. */
 const WAIT_MS = 10 * 60_000;
 
 /**
- * The fixture or the bundled data built once per test run, as `generate` builds it with no
- * options, for tests that only read it (serve it, open it in Chromium, check its files): seven
- * files built the same sites each for itself. The first file of the run to ask builds it; the
- * others, in this worker or another, wait for it. A test never writes into it.
+ * The fixture or the bundled data built once per test run by the compiled CLI (`generate`, the
+ * audit left out), for tests that only read it (serve it, open it in Chromium, check its
+ * files): seven files built the same sites each for itself, from sources on their own thread.
+ * The first file of the run to ask builds it; the others, in this worker or another, wait for
+ * it. A test never writes into it.
  */
 export async function sharedBuild(dataDir: string): Promise<string> {
   const name = dataDir === BUNDLED_DATA ? 'bundled' : dataDir === FIXTURE_DATA ? 'fixture' : null;
@@ -25,13 +25,9 @@ export async function sharedBuild(dataDir: string): Promise<string> {
   } catch {
     return waitFor(done, dist);
   }
-  try {
-    await generate({ dataDir, outDir: dist });
-    writeFileSync(done, '');
-  } catch (err) {
-    writeFileSync(done, String(err instanceof Error ? err.stack : err));
-    throw err;
-  }
+  const built = await runCliAsync(['generate', '--data', dataDir, '--out', dist, '--no-audit']);
+  writeFileSync(done, built.code === 0 ? '' : `exit ${built.code}: ${built.stderr}`);
+  if (built.code !== 0) throw new Error(`the shared build ${dist} failed: ${built.stderr}`);
   return dist;
 }
 

@@ -25,7 +25,12 @@ import { packageRoot } from './root.js';
 import { stageSitemap } from './sitemap.js';
 import { stageFiles } from './stage-files.js';
 import { type PhotoReport, stagePhotos } from './stage-photos.js';
-import { type ShareImageCounts, stageBuildImages } from './stage-share-images.js';
+import {
+  type DrawingAhead,
+  drawAhead,
+  type ShareImageCounts,
+  stageBuildImages,
+} from './stage-share-images.js';
 import { Staging } from './staging.js';
 import { startRenderPool } from './threads.js';
 import { readValidRecords, saveValidRecords } from './valid-records.js';
@@ -147,6 +152,7 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
     // The audited pages' phrases, split as this thread renders them (see RenderedPhrases).
     const topics = inputs.site.facts.topics ?? undefined;
     const phrases = options.audit ? new RenderedPhrases(options.outDir, topics) : null;
+    let ahead: DrawingAhead | null = null;
     try {
       staging.takeFound(await files.found);
       const publicStamps = stageFiles(staging, inputs, previous);
@@ -155,6 +161,8 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
       // that reuses none lets them go (at 100x, 34 MB it would hold through the render).
       const lastDates = LastDates.of(plan.indexable, previous);
       if (previous && !plan.reusable) staging.renumber(previous.keepUnmarked());
+      // Images no build drew are drawn on threads of their own while the pages render.
+      ahead = drawAhead(staging, plan, options.cacheDir);
       const rendered = await renderPages(
         inputs,
         plan,
@@ -163,8 +171,13 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
         phrases,
         progress(options, plan),
       );
-      // After the pages, so that drawing images (when none is cached) delays no first page.
-      const images = await stageBuildImages(staging, inputs, plan, options.cacheDir);
+      const images = await stageBuildImages(
+        staging,
+        inputs,
+        plan,
+        options.cacheDir,
+        await ahead?.finish(),
+      );
       const photos = await stagePhotos(
         staging,
         inputs.photos,
@@ -191,6 +204,7 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
         audit,
       };
     } catch (err) {
+      ahead?.stop();
       staging.abort();
       phrases?.close();
       throw err;

@@ -3,6 +3,7 @@ import { defaultCacheDir, ImageCache } from '../share/image-cache.js';
 import type { ShareImage } from '../share/share-images.js';
 import type { Inputs } from './inputs.js';
 import type { Plan } from './plan.js';
+import { isCompiled } from './root.js';
 import type { Staging } from './staging.js';
 
 /**
@@ -30,16 +31,67 @@ export async function stageBuildImages(
   inputs: Inputs,
   plan: Plan,
   cacheDir: string | null | undefined,
+  drawnAhead: ReadonlySet<string> = new Set(),
 ): Promise<{ counts: ShareImageCounts; cacheDir: string | null }> {
-  const cache = new ImageCache(cacheDir === undefined ? defaultCacheDir() : cacheDir);
+  const cache = new ImageCache(cacheDirOf(cacheDir));
   const missing = plan.copiedImages.filter((file) => !staging.keep(file));
   const counts = await stageShareImages(
     staging,
     [...plan.images, ...imagesOfCopiedUnits(inputs, plan, missing)],
     cache,
+    drawnAhead,
   );
   counts.kept += plan.copiedImages.length - missing.length;
   return { counts, cacheDir: cache.dir };
+}
+
+const cacheDirOf = (cacheDir: string | null | undefined) =>
+  cacheDir === undefined ? defaultCacheDir() : cacheDir;
+
+/** Images being drawn into the cache while the pages render (see drawAhead). */
+export interface DrawingAhead {
+  /** Once every image is drawn: the keys of those written into the cache. */
+  finish(): Promise<Set<string>>;
+  /** Stops drawing at once (the build failed). */
+  stop(): void;
+}
+
+/**
+ * Starts drawing, on threads of their own, the plan's images that are neither in the output
+ * folder nor in the cache, straight into the cache, while this thread renders the pages: the
+ * cores the render leaves idle draw them, and stageBuildImages then finds them cached. Only
+ * with the compiled CLI (from sources they would be drawn on this thread) and a cache; null
+ * when there is nothing to draw.
+ */
+export function drawAhead(
+  staging: Staging,
+  plan: Plan,
+  cacheDir: string | null | undefined,
+): DrawingAhead | null {
+  const cache = new ImageCache(cacheDirOf(cacheDir));
+  const dir = cache.dir;
+  if (!dir || !isCompiled()) return null;
+  const missing = plan.images.filter((i) => !staging.keepPage(i.file) && !cache.has(i.key));
+  if (missing.length === 0) return null;
+  const drawer = startDrawer(missing.length, { afterRender: false });
+  const drawn = new Set<string>();
+  const all = Promise.all(
+    missing.map((image) =>
+      drawer.toCache(image.card, image.brand, dir, image.key).then(
+        (cached) => void (cached && drawn.add(image.key)),
+        // Drawn again after the pages, where its failure is the build's.
+        () => {},
+      ),
+    ),
+  );
+  return {
+    async finish() {
+      await all;
+      await drawer.close();
+      return drawn;
+    },
+    stop: () => void drawer.close(),
+  };
 }
 
 /**
@@ -68,6 +120,7 @@ export async function stageShareImages(
   staging: Staging,
   images: readonly ShareImage[],
   cache: ImageCache,
+  drawnAhead: ReadonlySet<string> = new Set(),
 ): Promise<ShareImageCounts> {
   const counts: ShareImageCounts = { kept: 0, cached: 0, drawn: 0 };
   const missing: ShareImage[] = [];
@@ -78,12 +131,15 @@ export async function stageShareImages(
     }
     const bytes = cache.get(image.key);
     if (bytes) {
-      counts.cached++;
+      // Drawn by this build, ahead: counted as drawn, as it would have been here.
+      if (drawnAhead.has(image.key)) counts.drawn++;
+      else counts.cached++;
       staging.put(image.file, bytes);
     } else missing.push(image);
   }
   if (missing.length > 0) await drawImages(staging, missing, cache);
-  counts.drawn = missing.length;
+  counts.drawn += missing.length;
+  if (drawnAhead.size > 0) cache.markWritten();
   cache.prune();
   return counts;
 }

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { isCompiled } from '../generate/root.js';
 import type { ShareCard } from './cards.js';
 import { type CardBrand, CardPainter, collectGarbage } from './draw.js';
+import { ImageCache } from './image-cache.js';
 
 /**
  * Draws share images for a build: on threads of their own (one per core) when the CLI is
@@ -19,6 +20,8 @@ export interface Drawer {
   /** Threads drawing at once (1 for one thread, or none: drawn on this one). */
   readonly size: number;
   png(card: ShareCard, brand: CardBrand): Promise<Uint8Array>;
+  /** Draws an image into the cache folder `dir` under `key`: whether it was written there. */
+  toCache(card: ShareCard, brand: CardBrand, dir: string, key: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -26,11 +29,11 @@ export interface Drawer {
  * A drawer for `count` images: on as many threads as there are cores (at most MAX_THREADS, and
  * one per IMAGES_PER_THREAD images, since each thread first loads the fonts and resvg).
  */
-export function startDrawer(count = 1): Drawer {
+export function startDrawer(count = 1, { afterRender = true } = {}): Drawer {
   if (!isCompiled()) return new InlineDrawer();
-  // From here this thread mostly waits, on the heap its render left: one full collection lets
-  // V8 give back what that heap no longer uses, before the drawing threads grow their own.
-  collectGarbage({ type: 'major' });
+  // After the render this thread mostly waits, on the heap its render left: one full collection
+  // lets V8 give back what that heap no longer uses, before the drawing threads grow their own.
+  if (afterRender) collectGarbage({ type: 'major' });
   const threads = Math.min(
     os.availableParallelism(),
     MAX_THREADS,
@@ -53,15 +56,24 @@ const RELEASE_EVERY = 16;
 /** The drawing thread, beside the compiled CLI (scripts/build-cli.mjs makes it). */
 const DRAW_WORKER = new URL('./draw-worker.js', import.meta.url);
 
-export type DrawRequest = { n: number; card: ShareCard; brand: CardBrand };
-export type DrawReply = { n: number; png: Uint8Array } | { n: number; error: string };
+export type DrawRequest = {
+  n: number;
+  card: ShareCard;
+  brand: CardBrand;
+  /** Put the image in this cache, rather than send it back. */
+  cache?: { dir: string; key: string };
+};
+export type DrawReply =
+  | { n: number; png: Uint8Array }
+  | { n: number; cached: boolean }
+  | { n: number; error: string };
 
 class ThreadDrawer implements Drawer {
   readonly size = 1;
   private readonly worker = new Worker(DRAW_WORKER);
   private readonly waiting = new Map<
     number,
-    { resolve: (png: Uint8Array) => void; reject: (err: Error) => void }
+    { resolve: (reply: Uint8Array | boolean) => void; reject: (err: Error) => void }
   >();
   private next = 0;
   private received = 0;
@@ -75,6 +87,7 @@ class ThreadDrawer implements Drawer {
       const waiter = this.waiting.get(m.n);
       this.waiting.delete(m.n);
       if ('png' in m) waiter?.resolve(m.png);
+      else if ('cached' in m) waiter?.resolve(m.cached);
       else waiter?.reject(new Error(`drawing a share image failed: ${m.error}`));
     });
     this.worker.on('error', (err) => this.fail(err));
@@ -89,11 +102,19 @@ class ThreadDrawer implements Drawer {
   }
 
   png(card: ShareCard, brand: CardBrand): Promise<Uint8Array> {
+    return this.ask({ card, brand }) as Promise<Uint8Array>;
+  }
+
+  toCache(card: ShareCard, brand: CardBrand, dir: string, key: string): Promise<boolean> {
+    return this.ask({ card, brand, cache: { dir, key } }) as Promise<boolean>;
+  }
+
+  private ask(request: Omit<DrawRequest, 'n'>): Promise<Uint8Array | boolean> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
       const n = this.next++;
       this.waiting.set(n, { resolve, reject });
-      this.worker.postMessage({ n, card, brand } satisfies DrawRequest);
+      this.worker.postMessage({ n, ...request } satisfies DrawRequest);
     });
   }
 
@@ -120,9 +141,17 @@ class PoolDrawer implements Drawer {
   }
 
   png(card: ShareCard, brand: CardBrand): Promise<Uint8Array> {
+    return this.idlest().png(card, brand);
+  }
+
+  toCache(card: ShareCard, brand: CardBrand, dir: string, key: string): Promise<boolean> {
+    return this.idlest().toCache(card, brand, dir, key);
+  }
+
+  private idlest(): ThreadDrawer {
     let idlest = this.threads[0] as ThreadDrawer;
     for (const thread of this.threads) if (thread.pending < idlest.pending) idlest = thread;
-    return idlest.png(card, brand);
+    return idlest;
   }
 
   async close(): Promise<void> {
@@ -139,6 +168,10 @@ class InlineDrawer implements Drawer {
     const png = this.painter.png(card, brand);
     await this.painter.release();
     return png;
+  }
+
+  async toCache(card: ShareCard, brand: CardBrand, dir: string, key: string): Promise<boolean> {
+    return new ImageCache(dir).put(key, await this.png(card, brand));
   }
 
   async close(): Promise<void> {}

@@ -11,6 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import envPaths from 'env-paths';
 
 /**
@@ -35,7 +36,7 @@ export class ImageCache {
     private readonly looksWhole: (bytes: Uint8Array) => boolean = isPng,
   ) {
     // Our files only: a key of 64 hex digits, or one of ours left half-written.
-    this.cached = new RegExp(`^[0-9a-f]{64}\\.${ext}(\\.\\d+\\.tmp)?$`);
+    this.cached = new RegExp(`^[0-9a-f]{64}\\.${ext}(\\.\\d+(-\\d+)?\\.tmp)?$`);
   }
 
   get(key: string): Uint8Array | null {
@@ -48,17 +49,31 @@ export class ImageCache {
     }
   }
 
-  put(key: string, bytes: Uint8Array): void {
-    if (!this.dir) return;
+  /** Whether an image is cached, without reading it (see drawAhead). */
+  has(key: string): boolean {
+    return this.dir !== null && existsSync(path.join(this.dir, `${key}.${this.ext}`));
+  }
+
+  /** Images were added by another thread of this build: prune after it as after a put. */
+  markWritten(): void {
+    this.wrote = true;
+  }
+
+  /** Caches an image; false when it could not be written (the cache is then no cache). */
+  put(key: string, bytes: Uint8Array): boolean {
+    if (!this.dir) return false;
     const file = path.join(this.dir, `${key}.${this.ext}`);
-    const temp = `${file}.${process.pid}.tmp`;
+    // The thread too: several drawing threads of one build write beside each other.
+    const temp = `${file}.${process.pid}-${threadId}.tmp`;
     try {
       mkdirSync(this.dir, { recursive: true });
       writeFileSync(temp, bytes);
       renameSync(temp, file);
       this.wrote = true;
+      return true;
     } catch {
       rmSync(temp, { force: true });
+      return false;
     }
   }
 
