@@ -18,7 +18,7 @@ import { registerLeads } from './commands/leads.js';
 import { registerServe } from './commands/serve.js';
 import { registerSources } from './commands/sources.js';
 import { registerValidate } from './commands/validate.js';
-import { packageRoot } from './generate/root.js';
+import { packageRoot } from './root.js';
 import { DataError } from './site/errors.js';
 
 export type { CliExtras, CliIo } from './commands/context.js';

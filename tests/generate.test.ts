@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { bundleClient, readPrebuiltClient } from '../src/generate/client-bundle.js';
 import { recoverOutput } from '../src/generate/commit.js';
 import { generate } from '../src/generate/generate.js';
-import { packageRoot } from '../src/generate/root.js';
+import { packageRoot } from '../src/root.js';
 import { TEMPLATES } from '../templates/pages/index.js';
 import {
   BIN,

@@ -2,8 +2,8 @@ import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from '
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { isCompiled } from '../root.js';
 import { fileStamp, manifestFile, relOf } from './manifest.js';
-import { isCompiled } from './root.js';
 
 /**
  * Which of the last build's files are still in the output folder: a byte per manifest entry, in

@@ -7,6 +7,7 @@ import { PageUnits } from '../pages.js';
 import { type PhotoPlan, planPhotos } from '../photos/plan.js';
 import { readPhotos } from '../photos/read-photos.js';
 import { encoderVersion } from '../photos/sharp.js';
+import { codeVersion, isCompiled, packageRoot } from '../root.js';
 import { ROUTES, type Route, type RouteId } from '../routes.js';
 import { type ShareImages, shareImages } from '../share/share-images.js';
 import { displayPath } from '../site/display-path.js';
@@ -15,7 +16,6 @@ import { loadSite } from '../site/load.js';
 import { FOOTER_CITIES, type Site, topCities } from '../site/model.js';
 import { type Assets, assetsOfSite, loadClient } from './assets.js';
 import { listPublic, type PublicFile } from './public-files.js';
-import { codeVersion, isCompiled, packageRoot } from './root.js';
 
 /** Everything a build is made from, loaded and checked. */
 export interface Inputs {

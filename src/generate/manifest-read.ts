@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { isCompiled } from '../root.js';
 import {
   indexManifest,
   type ManifestIndex,
@@ -8,7 +9,6 @@ import {
   PreviousManifest,
   readStamped,
 } from './manifest.js';
-import { isCompiled } from './root.js';
 
 /**
  * From a last manifest this large, a thread reads and indexes it while the build loads its data:

@@ -1,9 +1,9 @@
+import { isCompiled } from '../root.js';
 import { type Drawer, startDrawer } from '../share/drawer.js';
 import { defaultCacheDir, ImageCache } from '../share/image-cache.js';
 import type { ShareImage } from '../share/share-images.js';
 import type { Inputs } from './inputs.js';
 import type { Plan } from './plan.js';
-import { isCompiled } from './root.js';
 import type { Staging } from './staging.js';
 
 /**

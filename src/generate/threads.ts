@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { isCompiled } from '../root.js';
 import type { PageState } from './page-state.js';
 import { RenderPool } from './parallel.js';
-import { isCompiled } from './root.js';
 import type { StageTarget } from './stage-writer.js';
 import { WriterThread } from './write-thread.js';
 

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { isCompiled } from '../generate/root.js';
+import { isCompiled } from '../root.js';
 import type { ShareCard } from './cards.js';
 import { type CardBrand, CardPainter, collectGarbage } from './draw.js';
 import { ImageCache } from './image-cache.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { packageRoot } from '../generate/root.js';
+import { packageRoot } from '../root.js';
 import type { Page } from '../routes.js';
 import { inLanguage, type Site } from '../site/model.js';
 import { absoluteUrl, assetFile, pathForFile } from '../urls.js';
