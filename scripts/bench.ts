@@ -58,6 +58,7 @@ import {
 } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
 import { parseSitemap, parseSitemapIndex } from 'sitemap';
@@ -238,7 +239,11 @@ await esbuild.build({
     // As the compiled CLI names share images: the bundle runs outside the package.
     __CLAIMSITE_DRAWING__: JSON.stringify(drawingIdentity(root)),
   },
-  banner: { js: "const __plainUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Its modules resolved as from the checkout (fonts, the data's packages), not from the
+  // temporary folder it runs in.
+  banner: {
+    js: `const __plainUrl = ${JSON.stringify(pathToFileURL(path.join(root, 'scripts', 'plain-react.ts')).href)};`,
+  },
 });
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
