@@ -64,12 +64,25 @@ export function formatPhoneFr(phone: Phone): string {
   return `${phone.withOne ? `1${NBSP}` : ''}${number}${phone.extension ? `${NBSP}poste${NBSP}${phone.extension}` : ''}`;
 }
 
-/** A number the data's schema has already checked (see `northAmericanPhone`), parsed. */
+/**
+ * A number the data's schema has already checked (see `northAmericanPhone`), parsed. Once per
+ * text: templates ask for the same few numbers of the site on every page, and parsing one took
+ * 4% of a build.
+ */
 export function checkedPhone(text: string): Phone {
-  const parsed = parsePhone(text);
-  if ('error' in parsed) throw new Error(parsed.error);
-  return parsed.phone;
+  let phone = checked.get(text);
+  if (!phone) {
+    const parsed = parsePhone(text);
+    if ('error' in parsed) throw new Error(parsed.error);
+    phone = parsed.phone;
+    // The numbers of a site or two: a process that builds many in turn starts over.
+    if (checked.size >= 10_000) checked.clear();
+    checked.set(text, phone);
+  }
+  return phone;
 }
+
+const checked = new Map<string, Phone>();
 
 /** A data file's phone number: refused, with parsePhone's reason, unless it parses. */
 export const northAmericanPhone = z
