@@ -14,8 +14,9 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     globalSetup: ['tests/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Files side by side share the cores: a test's time limit allows for that.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     maxWorkers: workers,
     // Each file's time, for docs/tests.md's slowest twenty (scripts/test-times.mjs).
     reporters: ['default', 'json'],
