@@ -9,7 +9,10 @@ import { FIXTURE_DATA, runCli, scanTree, tempDir } from './helpers.js';
  * runs in it, as a site owner would run it.
  */
 async function project() {
-  const dir = await tempDir('claimsite-project-');
+  // In a folder of its own: files running beside this one make theirs in the run's folder, and
+  // `refused` checks that nothing beside the project changed.
+  const dir = path.join(await tempDir('claimsite-project-'), 'my-site');
+  await mkdir(dir);
   await writeFile(path.join(dir, 'package.json'), '{"name":"my-site","private":true}\n');
   await mkdir(path.join(dir, '.git'));
   await writeFile(path.join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
