@@ -2,7 +2,6 @@
 import { initAccordion } from './accordion.js';
 import { initAnalytics } from './analytics.js';
 import { captureTouch, leadTouches } from './attribution.js';
-import { initCarousel } from './carousel.js';
 import { initCitySearch } from './city-search.js';
 import { initConfirmation } from './confirmation.js';
 import { initMenu } from './menu.js';
@@ -18,11 +17,6 @@ for (const f of document.querySelectorAll<HTMLFormElement>('form[data-questionna
 for (const f of document.querySelectorAll<HTMLFormElement>('form[data-contact-form]'))
   initContactForm(f);
 for (const a of document.querySelectorAll<HTMLElement>('[data-accordion]')) initAccordion(a);
-for (const c of document.querySelectorAll<HTMLElement>('[data-carousel]'))
-  initCarousel(
-    c,
-    document.querySelector<HTMLButtonElement>(`[data-carousel-toggle][aria-controls="${c.id}"]`),
-  );
 for (const f of document.querySelectorAll<HTMLFormElement>('form[data-city-search]'))
   initCitySearch(f, document);
 

@@ -2,6 +2,7 @@ import { langOfPath } from '../i18n/lang.js';
 import { sourceOf } from '../lead/attribution.js';
 import { LEAD_CURRENCY } from '../lead/lead-values.js';
 import { POSTAL_CODE } from '../lead/postal-code.js';
+import { shortReference } from '../lead/reference.js';
 import { EMAIL } from '../lead/rules.js';
 import { LEAD_PAGES, links } from '../urls.js';
 import { setUserData, track } from './analytics.js';
@@ -26,23 +27,40 @@ const checked = (form: HTMLFormElement, name: string) =>
     (i) => i.value,
   );
 
-/** What makes each step complete: Next and Submit stay disabled until it is. */
-export function stepComplete(form: HTMLFormElement, step: number): boolean {
-  switch (step) {
-    case 1:
-      return value(form, 'claimType') !== '' && checked(form, 'damageTypes').length > 0;
-    case 2:
-      return value(form, 'estimatedValue') !== '' && value(form, 'damageDescription') !== '';
-    default:
-      return (
-        ['fullName', 'email', 'phone', 'address', 'preferredContact'].every(
-          (n) => value(form, n) !== '',
-        ) &&
-        EMAIL.test(value(form, 'email')) &&
-        // Optional, but when given a postal code it must be one.
-        (value(form, 'postalCode') === '' || POSTAL_CODE.test(value(form, 'postalCode')))
-      );
-  }
+/** Each step's answers, in the order the form asks them. */
+const STEP_FIELDS = [
+  ['claimType', 'damageTypes'],
+  ['estimatedValue', 'damageDescription'],
+  // The postal code is optional, but when given it must be one.
+  ['fullName', 'email', 'phone', 'address', 'postalCode', 'preferredContact'],
+];
+
+const answered = (form: HTMLFormElement, name: string) => {
+  const v = value(form, name);
+  if (name === 'damageTypes') return checked(form, name).length > 0;
+  if (name === 'email') return EMAIL.test(v);
+  if (name === 'postalCode') return v === '' || POSTAL_CODE.test(v);
+  return v !== '';
+};
+
+/** The first answer a step still needs (its field's name), or '' once the step is complete. */
+export const missingField = (form: HTMLFormElement, step: number): string =>
+  STEP_FIELDS[step - 1]?.find((n) => !answered(form, n)) ?? '';
+
+/**
+ * Next or Submit pressed on an incomplete step: the form says which answer is missing (its
+ * question, in the form's alert, read out by screen readers) and moves focus to it.
+ */
+function showMissing(form: HTMLFormElement, name: string, error: HTMLElement | null) {
+  const field = form.querySelector<HTMLInputElement>(`[name="${name}"]`);
+  if (!field) return;
+  const question = field.closest('fieldset')?.querySelector('legend') ?? field.labels?.[0];
+  if (error)
+    error.textContent = (form.dataset.textMissing ?? '').replace(
+      '{field}',
+      question?.textContent?.trim() ?? '',
+    );
+  field.focus();
 }
 
 const consents = () => {
@@ -150,16 +168,22 @@ export function initQuestionnaire(form: HTMLFormElement): void {
   let current = 1;
   let sending = false;
 
+  // Next and Submit stay enabled: pressed too early, they say what is missing.
   const update = () => {
-    const complete = stepComplete(form, current);
     back.hidden = current === 1;
     next.hidden = current === STEPS;
     submit.hidden = current !== STEPS;
-    next.disabled = !complete;
-    submit.disabled = !complete || sending;
+    submit.disabled = sending;
+  };
+  /** Moves on from a complete step, or says what it still needs: true when it may go on. */
+  const ready = () => {
+    const missing = missingField(form, current);
+    if (missing) showMissing(form, missing, error);
+    return !missing;
   };
   const show = (step: number, focus: boolean) => {
     current = step;
+    if (error) error.textContent = '';
     steps.forEach((s, i) => {
       s.classList.toggle('is-current', i + 1 === step);
     });
@@ -171,20 +195,19 @@ export function initQuestionnaire(form: HTMLFormElement): void {
     if (focus) steps[step - 1]?.querySelector<HTMLElement>('.form-step-title')?.focus();
   };
 
-  form.addEventListener('input', update);
-  form.addEventListener('change', update);
   next.addEventListener('click', () => {
-    if (stepComplete(form, current)) show(current + 1, true);
+    if (ready()) show(current + 1, true);
   });
   back.addEventListener('click', () => show(current - 1, true));
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     // Enter in a field of an earlier step moves on instead of submitting.
+    if (sending) return;
     if (current < STEPS) {
-      if (stepComplete(form, current)) show(current + 1, true);
+      if (ready()) show(current + 1, true);
       return;
     }
-    if (!stepComplete(form, STEPS) || sending) return;
+    if (!ready()) return;
     sending = true;
     form.setAttribute('aria-busy', 'true');
     if (error) error.textContent = '';
@@ -196,9 +219,9 @@ export function initQuestionnaire(form: HTMLFormElement): void {
       const confirmation =
         form.dataset.confirmation ?? LEAD_PAGES[langOfPath(location.pathname)].confirmation;
       const city = value(form, 'city');
-      received(value(form, 'submissionId'), city, () =>
-        location.assign(links.withQuery(confirmation, { city })),
-      );
+      const id = value(form, 'submissionId');
+      const query = { city, ref: shortReference(id), damage: checked(form, 'damageTypes').join() };
+      received(id, city, () => location.assign(links.withQuery(confirmation, query)));
       return;
     }
     sending = false;

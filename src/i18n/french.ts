@@ -7,6 +7,7 @@ import type { Facts } from '../site/load-facts.js';
 import { type Area, bySlugOf, type City, type Site } from '../site/model.js';
 import { provinceByCode } from '../site/provinces.js';
 import { parseRecord, readJson } from '../site/read.js';
+import type { SiteSettings } from '../site/schema.js';
 import { SITE_PAGES } from '../site/segments.js';
 import { slugify } from '../site/slug.js';
 import {
@@ -137,6 +138,7 @@ export function frenchSite(
   };
   const fr: Site = {
     ...site,
+    settings: frenchSettings(site.settings),
     national,
     cities,
     bySlug,
@@ -152,6 +154,16 @@ export function frenchSite(
     languages: site.languages,
   };
   return fr;
+}
+
+/**
+ * The settings as French pages use them: the owner's French hours, e-mail and promise where
+ * given. An English promise is never shown on a French page.
+ */
+function frenchSettings(settings: SiteSettings): SiteSettings {
+  const { fr, ...rest } = settings;
+  const own = Object.fromEntries(Object.entries(fr ?? {}).filter(([, v]) => v !== undefined));
+  return { ...rest, responsePromise: undefined, ...own };
 }
 
 /** The provinces and territories (the national entry's areas) without their French name. */

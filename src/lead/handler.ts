@@ -9,10 +9,25 @@ import { type Deliverer, deliverOrKeep, type Outcome, startRetrying } from './de
 import { healthOf, StoreHealth } from './health.js';
 import { jsonLog, type Log } from './log.js';
 import { type RateLimit, RateLimiter } from './rate-limit.js';
+import { shortReference } from './reference.js';
 import { MAX_BODY_BYTES } from './rules.js';
 import { fromFormData, leadSchema, reason } from './schema.js';
 import type { LeadStore } from './store.js';
 import { alertStoreFailure } from './store-failure.js';
+
+/**
+ * The confirmation's query for a form the time trap caught, made as a lead's is (its city, its
+ * reference, its damage), so the answer tells a bot nothing.
+ */
+function trappedQuery(raw: unknown) {
+  const r = (raw ?? {}) as { city?: unknown; submissionId?: unknown; damageTypes?: unknown };
+  const types = Array.isArray(r.damageTypes) ? r.damageTypes : [r.damageTypes ?? ''];
+  return {
+    city: String(r.city ?? '').slice(0, 100),
+    ref: shortReference(String(r.submissionId ?? '')),
+    damage: types.map(String).join().slice(0, 100),
+  };
+}
 
 export interface LeadHandlerOptions {
   config: LeadConfig;
@@ -182,10 +197,9 @@ function createHandler(
       // nothing of it is kept or logged but that it came.
       if (tooFast(raw, config.minFillMs)) {
         log('submission ignored', { reason: 'time trap' });
-        const city = String((raw as { city?: unknown }).city ?? '').slice(0, 100);
         const outcome = deliverer.crm ? 'delivered' : 'queued';
         return isForm
-          ? redirect(site + links.withQuery(LEAD_PAGES[lang].confirmation, { city }))
+          ? redirect(site + links.withQuery(LEAD_PAGES[lang].confirmation, trappedQuery(raw)))
           : json(outcome === 'delivered' ? 200 : 202, { ok: true, status: outcome }, cors);
       }
       const parsed = leadSchema.safeParse(raw);
@@ -222,7 +236,9 @@ function createHandler(
       }
       if (isForm) {
         const city = lead.form === 'contact' ? '' : lead.city;
-        return redirect(site + links.withQuery(LEAD_PAGES[lang].confirmation, { city }));
+        const damage = lead.form === 'contact' ? '' : lead.damageTypes.join();
+        const query = { city, ref: shortReference(lead.submissionId), damage };
+        return redirect(site + links.withQuery(LEAD_PAGES[lang].confirmation, query));
       }
       return json(outcome === 'delivered' ? 200 : 202, { ok: true, status: outcome }, cors);
     } catch (err) {

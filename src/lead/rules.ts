@@ -11,15 +11,23 @@ export const ESTIMATED_VALUES = [
   '500k_1m',
   'over_1m',
 ] as const;
+/**
+ * The answer of a visitor who cannot yet say what the loss is worth (the night of the damage):
+ * accepted beside the spec's five ranges and sent to the CRM as such. It is no range, so the
+ * value table (lead-values.ts) names none for it and such a lead carries no value.
+ */
+export const NOT_SURE = 'not_sure';
+export const VALUE_ANSWERS = [...ESTIMATED_VALUES, NOT_SURE] as const;
 export const PREFERRED_CONTACT = ['phone', 'email', 'both'] as const;
 
-/** How the value ranges read, on the form and in the CRM. */
-export const ESTIMATED_VALUE_LABELS: Record<(typeof ESTIMATED_VALUES)[number], string> = {
+/** How the value answers read in the CRM. */
+export const ESTIMATED_VALUE_LABELS: Record<(typeof VALUE_ANSWERS)[number], string> = {
   '50k_100k': '$50,000 - $100,000',
   '100k_250k': '$100,000 - $250,000',
   '250k_500k': '$250,000 - $500,000',
   '500k_1m': '$500,000 - $1,000,000',
   over_1m: 'Over $1,000,000',
+  not_sure: 'Not sure yet',
 };
 
 /** A value as a label: fire -> Fire. */

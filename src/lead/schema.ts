@@ -7,9 +7,9 @@ import {
   CLAIM_TYPES,
   DAMAGE_TYPES,
   EMAIL,
-  ESTIMATED_VALUES,
   LIMITS,
   PREFERRED_CONTACT,
+  VALUE_ANSWERS,
 } from './rules.js';
 
 const text = (max: number) =>
@@ -98,7 +98,7 @@ export const claimSchema = z
       .min(1, 'must name at least one type of damage')
       .max(DAMAGE_TYPES.length)
       .transform((list) => [...new Set(list)]),
-    estimatedValue: z.enum(ESTIMATED_VALUES, { error: 'is not one of the value ranges' }),
+    estimatedValue: z.enum(VALUE_ANSWERS, { error: 'is not one of the value ranges' }),
     hasStartedClaim: z.boolean().default(false),
     damageDescription: text(LIMITS.text),
     fullName: line(LIMITS.name),

@@ -59,8 +59,9 @@ function businessOf(site: Site, priced = true): WithContext<ProfessionalService>
   const { settings } = site;
   const rating = aggregateRating(site.content.testimonials);
   const { business } = settings;
-  // The office hours as the contact page gives them; left out where they cannot be read.
-  const hours = openingHours(settings.officeHours);
+  // The office hours as the English contact page gives them (the French ones are words to
+  // read, not to parse); left out where they cannot be read.
+  const hours = openingHours((site.languages.get('en') ?? site).settings.officeHours);
   return {
     '@context': 'https://schema.org',
     '@type': 'ProfessionalService',

@@ -167,6 +167,25 @@ export const siteSettingsSchema = z.strictObject({
   privacyEmail: z.email('must be an e-mail address'),
   officeHours: text,
   emergencyHours: text,
+  /**
+   * What happens after a request, in the firm's own words (the confirmation page says it under
+   * the thank-you): the only place the site promises a time to call back, such as "within 24
+   * hours". Not given: no time is promised.
+   */
+  responsePromise: text.optional(),
+  /**
+   * The French pages' words for the settings above: the hours as French writes them, the
+   * address French-speaking clients write to, the promise in French. French pages show no
+   * promise without `fr.responsePromise`, and the English hours or e-mail without the others.
+   */
+  fr: z
+    .strictObject({
+      officeHours: text.optional(),
+      emergencyHours: text.optional(),
+      email: z.email('must be an e-mail address').optional(),
+      responsePromise: text.optional(),
+    })
+    .optional(),
   /** A path on the site (`/api/lead`), or the endpoint's own URL when it runs elsewhere. */
   leadEndpoint: z
     .string()

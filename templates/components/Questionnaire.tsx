@@ -3,7 +3,7 @@ import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
 import { langOfPath } from '../../src/i18n/lang.js';
 import { consentVersion } from '../../src/lead/consent-wording.js';
 import { POSTAL_CODE } from '../../src/lead/postal-code.js';
-import { DAMAGE_TYPES, ESTIMATED_VALUES, LIMITS } from '../../src/lead/rules.js';
+import { DAMAGE_TYPES, LIMITS, VALUE_ANSWERS } from '../../src/lead/rules.js';
 import { Shared } from '../../src/render/fragments.js';
 import type { Links } from '../../src/urls.js';
 import { Honeypot, PersonFields, TurnstileSlot } from './FormFields.js';
@@ -60,7 +60,7 @@ function Choice({
 }
 
 type DamageType = (typeof DAMAGE_TYPES)[number];
-type EstimatedValue = (typeof ESTIMATED_VALUES)[number];
+type EstimatedValue = (typeof VALUE_ANSWERS)[number];
 
 /** The labels of the posted values (which stay English: the lead endpoint and the CRM read them). */
 const damageLabels = (t: Strings): Record<DamageType, string> => ({
@@ -78,6 +78,7 @@ const valueLabels = (t: Strings): Record<EstimatedValue, string> => ({
   '250k_500k': t.questionnaire.value250kTo500k,
   '500k_1m': t.questionnaire.value500kTo1m,
   over_1m: t.questionnaire.valueOver1m,
+  not_sure: t.questionnaire.valueNotSure,
 });
 
 /** What a claim-type page's form starts with: its property or damage type already chosen. */
@@ -137,6 +138,7 @@ export function Questionnaire({
       data-text-step={t.questionnaire.stepCount}
       data-text-failed={t.client.failed}
       data-text-busy={t.client.busy}
+      data-text-missing={t.client.missing}
       aria-labelledby="q-title"
     >
       <h2 id="q-title" className="form-title">
@@ -274,7 +276,8 @@ function QuestionnaireBody({
             <option value="" disabled>
               {q.chooseRange}
             </option>
-            {ESTIMATED_VALUES.map((v) => (
+            {/* The five ranges, then "I'm not sure yet": the night of the damage nobody knows. */}
+            {VALUE_ANSWERS.map((v) => (
               <option key={v} value={v}>
                 {values[v]}
               </option>

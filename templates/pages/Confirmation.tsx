@@ -1,4 +1,5 @@
-import { fillParts, type Strings } from '../../src/i18n/catalogue.js';
+import { fill, fillParts, type Strings } from '../../src/i18n/catalogue.js';
+import { DAMAGE_TYPES } from '../../src/lead/rules.js';
 import { memoize } from '../../src/memo.js';
 import type { PageContext } from '../../src/render/context.js';
 import { Booking } from '../components/Booking.js';
@@ -26,11 +27,50 @@ const nextSteps = memoize(({ confirmation: c }: Strings) => [
   },
 ]);
 
+type Damage = (typeof DAMAGE_TYPES)[number];
+
+/** The step that comes first for a kind of damage, shown by the script for the damage reported. */
+const forDamage = ({ confirmation: c }: Strings): Partial<Record<Damage, string>> => ({
+  water: c.waitWater,
+  fire: c.waitFire,
+  wind: c.waitStorm,
+  storm: c.waitStorm,
+  theft: c.waitTheft,
+});
+
+/**
+ * While you wait: general steps that protect any claim, after the one for the damage reported
+ * (the form sends its types in ?damage=; the script shows their lines, once each).
+ */
+function WhileYouWait({ t }: { t: Strings }) {
+  const c = t.confirmation;
+  const own = forDamage(t);
+  const lines = [...new Set(Object.values(own))];
+  return (
+    <section className="card confirm-wait" aria-labelledby="wait-title">
+      <h2 id="wait-title">{c.waitTitle}</h2>
+      <p>{c.waitIntro}</p>
+      <ul className="checklist">
+        {lines.map((line) => (
+          <li key={line} data-wait={DAMAGE_TYPES.filter((d) => own[d] === line).join(' ')} hidden>
+            {line}
+          </li>
+        ))}
+        <li>{c.waitPhotos}</li>
+        <li>{c.waitKeep}</li>
+        <li>{c.waitAdjuster}</li>
+        <li>{c.waitRelease}</li>
+        <li>{c.waitReceipts}</li>
+      </ul>
+    </section>
+  );
+}
+
 /** /confirmation/: outside the shared layout. The script fills in the city from ?city=. */
 export function ConfirmationPage(ctx: PageContext) {
   const { site } = ctx;
   const { t, links } = site;
-  const { email } = site.settings;
+  const { email, officeHours, responsePromise } = site.settings;
   const phone = site.format.phone(site.phone);
   const next = nextSteps(t);
   return (
@@ -52,6 +92,14 @@ export function ConfirmationPage(ctx: PageContext) {
               ),
             })}
           </p>
+          {/* The reference, from ?ref= (the first characters of the submission's id, which the
+              owner finds in the CRM's note): shown by the script when there is one. */}
+          <p className="confirm-ref" data-confirmation-ref="" hidden>
+            {fillParts(t.confirmation.reference, { ref: <strong key="ref" /> })}
+          </p>
+          {responsePromise && <p>{responsePromise}</p>}
+          <p>{fill(t.confirmation.hours, { hours: officeHours })}</p>
+          <WhileYouWait t={t} />
           <h2>{t.confirmation.nextSteps}</h2>
           <Steps steps={next} />
           {site.settings.booking && <Booking calendar={site.settings.booking.calendar} t={t} />}

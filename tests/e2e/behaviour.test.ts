@@ -41,78 +41,47 @@ for (const width of WIDTHS) {
       await context.close();
     });
 
-    it('testimonial carousel moves, pauses on hover and focus, and loops at half its width', async () => {
+    it("testimonial strip holds still until moved by hand, on the heading's column, no card cut", async () => {
       const { page, context, errors } = await openPage(env.browser, width);
       await page.goto(`${env.site.url}/toronto/about`);
       const strip = page.locator('[data-carousel]');
       await strip.scrollIntoViewIfNeeded();
       const pos = () => strip.evaluate((el) => el.scrollLeft);
       const a = await pos();
+      await page.waitForTimeout(600);
+      expect(await pos()).toBe(a);
+      // No Pause button: nothing moves by itself (WCAG 2.2.2 asks for none).
+      expect(
+        await page
+          .locator('#main button')
+          .filter({ hasText: /testimonials/i })
+          .count(),
+      ).toBe(0);
+      // Its first card starts where the heading does, and every card shown is shown whole.
+      const geometry = await page.evaluate(() => {
+        const heading = document.getElementById('testimonials-title')?.getBoundingClientRect();
+        const box = document.querySelector('[data-carousel]')?.getBoundingClientRect();
+        const cards = [...document.querySelectorAll('[data-carousel] li')].map((li) =>
+          li.getBoundingClientRect(),
+        );
+        return { heading, box, cards };
+      });
+      const { heading, box, cards } = geometry;
+      expect(Math.abs((cards[0]?.left ?? 0) - (heading?.left ?? 0))).toBeLessThanOrEqual(2);
+      for (const c of cards) {
+        const inside = c.left >= (box?.left ?? 0) - 1 && c.right <= (box?.right ?? 0) + 1;
+        const outside = c.left >= (box?.right ?? 0) - 1 || c.right <= (box?.left ?? 0) + 1;
+        expect(inside || outside, `card at ${c.left}-${c.right}`).toBe(true);
+      }
+      // Moved by hand, it stays where it is put, a card at its start.
+      await strip.evaluate((el) => {
+        el.scrollLeft = (el.querySelector('li')?.getBoundingClientRect().width ?? 0) + 20;
+      });
       await page.waitForTimeout(400);
       const b = await pos();
-      expect(b - a).toBeGreaterThan(5);
-      expect(b - a).toBeLessThan(40);
-      await strip.hover();
-      const c = await pos();
-      await page.waitForTimeout(300);
-      expect(await pos()).toBe(c);
-      await page.mouse.move(0, 0);
-      await page.waitForTimeout(200);
-      expect(await pos()).toBeGreaterThan(c);
-      await strip
-        .locator('blockquote')
-        .first()
-        .evaluate((el) => {
-          el.setAttribute('tabindex', '-1');
-          (el as HTMLElement).focus();
-        });
-      const d = await pos();
-      await page.waitForTimeout(300);
-      expect(await pos()).toBe(d);
-      await page.evaluate(() => (document.activeElement as HTMLElement).blur());
-      const half = await strip.evaluate((el) => {
-        el.scrollLeft = el.scrollWidth / 2;
-        return el.scrollWidth / 2;
-      });
-      await page.waitForTimeout(200);
-      expect(await pos()).toBeLessThan(half / 2);
-
-      // Its Pause button stops it until Play (WCAG 2.2.2), and says which it is.
-      const toggle = page.locator('[data-carousel-toggle]');
-      await page.mouse.move(0, 0);
-      await toggle.click();
-      expect(await toggle.getAttribute('aria-pressed')).toBe('true');
-      expect(await toggle.textContent()).toBe('Play testimonials');
-      await page.mouse.move(0, 0);
-      const e = await pos();
-      await page.waitForTimeout(1000);
-      expect(await pos()).toBe(e);
-      await toggle.click();
-      await page.mouse.move(0, 0);
-      await page.evaluate(() => (document.activeElement as HTMLElement).blur());
-      await page.waitForTimeout(300);
-      expect(await pos()).toBeGreaterThan(e);
-      // A whole card fits the screen.
-      const card = await strip
-        .locator('li')
-        .first()
-        .evaluate((li) => li.getBoundingClientRect().width);
-      expect(card).toBeLessThanOrEqual((page.viewportSize()?.width ?? 0) - 40);
-      expect(errors).toEqual([]);
-      await context.close();
-    });
-
-    it('testimonial carousel holds still, with no Pause button, under reduced motion', async () => {
-      const { page, context, errors } = await openPage(env.browser, width, {
-        reducedMotion: 'reduce',
-      });
-      await page.goto(`${env.site.url}/toronto/about`);
-      const strip = page.locator('[data-carousel]');
-      await strip.scrollIntoViewIfNeeded();
-      const a = await strip.evaluate((el) => el.scrollLeft);
-      await page.waitForTimeout(600);
-      expect(await strip.evaluate((el) => el.scrollLeft)).toBe(a);
-      expect(await page.locator('[data-carousel-toggle]').isVisible()).toBe(false);
+      expect(b).toBeGreaterThan(a);
+      await page.waitForTimeout(400);
+      expect(await pos()).toBe(b);
       expect(errors).toEqual([]);
       await context.close();
     });

@@ -217,7 +217,7 @@ describe('the paid click remembered', () => {
     expect(await telLinks(later)).toContain(MAIN_TEL);
     await fillQuestionnaire(later);
     await Promise.all([
-      later.waitForURL('**/confirmation/?city=Toronto'),
+      later.waitForURL('**/confirmation/?city=Toronto&*'),
       later.locator('[data-submit]').click(),
     ]);
 

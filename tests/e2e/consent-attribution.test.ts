@@ -104,7 +104,7 @@ describe('attribution, conversions and consent', () => {
       phone: '416-555-0142',
     });
     await Promise.all([
-      page.waitForURL('**/confirmation/?city=Toronto'),
+      page.waitForURL('**/confirmation/?city=Toronto&*'),
       page.locator('[data-submit]').click(),
     ]);
 
@@ -200,7 +200,7 @@ describe('attribution, conversions and consent', () => {
     await page.getByLabel('Property address').fill('40 Bay St, Toronto, ON');
     await page.getByLabel('Both').check();
     await Promise.all([
-      page.waitForURL('**/confirmation/?city=Toronto'),
+      page.waitForURL('**/confirmation/?city=Toronto&*'),
       page.locator('[data-submit]').click(),
     ]);
     expect(crm.contacts.size).toBe(1);

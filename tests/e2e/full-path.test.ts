@@ -56,7 +56,7 @@ describe('browser to CRM', () => {
       await page.getByLabel('Property address').fill('2 Main St, Whitehorse, YT');
       await page.getByRole('radio', { name: 'Phone', exact: true }).check();
       await Promise.all([
-        page.waitForURL('**/confirmation/?city=Whitehorse'),
+        page.waitForURL('**/confirmation/?city=Whitehorse&*'),
         page.locator('[data-submit]').click(),
       ]);
       expect(crm.contacts.size).toBe(before + 1);
@@ -71,4 +71,55 @@ describe('browser to CRM', () => {
       await context.close();
     });
   }
+
+  it('the night of the damage: "I\'m not sure yet" reaches the CRM as such, and the confirmation gives its reference and what to do meanwhile', async () => {
+    const { page, context, errors } = await openPage(browser, 375);
+    await page.goto(`${url}/vancouver/public-adjusters`);
+    await page.getByLabel('Residential').check();
+    await page.getByLabel('Water').check();
+    await page.locator('[data-next]').click();
+    // The five ranges kept, then the answer of someone who cannot know yet.
+    const choices = await page
+      .locator('#q-value option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(choices).toEqual([
+      '',
+      '50k_100k',
+      '100k_250k',
+      '250k_500k',
+      '500k_1m',
+      'over_1m',
+      'not_sure',
+    ]);
+    await page
+      .getByLabel('Estimated value of the damage')
+      .selectOption({ label: "I'm not sure yet" });
+    await page.getByLabel('What happened?').fill('The basement flooded last night.');
+    await page.locator('[data-next]').click();
+    await page.getByLabel('Full name').fill('Sam Night');
+    await page.getByRole('textbox', { name: 'Email' }).fill('sam.night@example.ca');
+    await page.getByRole('textbox', { name: 'Phone', exact: true }).fill('604 555 0111');
+    await page.getByLabel('Property address').fill('5 River Rd, Vancouver, BC');
+    await page.getByRole('radio', { name: 'Phone', exact: true }).check();
+    await Promise.all([
+      page.waitForURL(/\/confirmation\/\?city=Vancouver&ref=[0-9A-F]{8}&damage=water$/),
+      page.locator('[data-submit]').click(),
+    ]);
+    const note = crm.notes.at(-1)?.body ?? '';
+    expect(note).toContain('Estimated value: Not sure yet');
+    const id = /Submission: (\S+)/.exec(note)?.[1] ?? '';
+    expect(id).not.toBe('');
+    // The reference shown is the submission's, as the owner finds it in the CRM's note.
+    const ref = page.locator('[data-confirmation-ref]');
+    expect(await ref.isVisible()).toBe(true);
+    expect(await ref.locator('strong').textContent()).toBe(id.slice(0, 8).toUpperCase());
+    // What happens next in the firm's words (the fixture sets none: no time is promised), and
+    // while you wait: the water line shown, the fire one not.
+    expect(await page.locator('main').textContent()).not.toContain('24 hours');
+    expect(await page.getByText('stop the water at the main valve').isVisible()).toBe(true);
+    expect(await page.getByText('fire department says').isVisible()).toBe(false);
+    expect(await page.getByText('Do not sign a release').isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

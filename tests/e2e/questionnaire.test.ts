@@ -27,54 +27,70 @@ async function fillStep3(page: Page) {
 
 for (const width of WIDTHS) {
   describe(`questionnaire at ${width}px`, () => {
-    it('enables Next only on a complete step, Back from step 2, Submit only on a complete step 3', async () => {
+    it('Next and Submit, pressed too early, say what is missing and move focus to it', async () => {
       const { page, context, errors } = await openPage(env.browser, width);
       await page.goto(`${env.site.url}/toronto/public-adjusters`);
       await expect
         .poll(() => page.locator(`${form} [data-step-status]`).textContent())
         .toBe('Step 1 of 3');
+      const alert = page.locator(`${form} [data-form-error]`);
+      const focused = () => page.evaluate(() => (document.activeElement as HTMLInputElement).name);
+      const status = () => page.locator(`${form} [data-step-status]`).textContent();
+      expect(await alert.getAttribute('role')).toBe('alert');
       expect(await back(page).isVisible()).toBe(false);
       expect(await submit(page).isVisible()).toBe(false);
-      expect(await next(page).isDisabled()).toBe(true);
-      await page.getByLabel('Commercial').check();
-      expect(await next(page).isDisabled()).toBe(true);
-      await page.getByLabel('Fire').check();
+      // Never greyed out: pressed, it names the question and puts focus on it.
       expect(await next(page).isEnabled()).toBe(true);
-      await page.getByLabel('Fire').uncheck();
-      expect(await next(page).isDisabled()).toBe(true);
+      await next(page).click();
+      expect(await status()).toBe('Step 1 of 3');
+      expect(await alert.textContent()).toBe('Still needed before you go on: Type of property');
+      expect(await focused()).toBe('claimType');
+      await page.getByLabel('Commercial').check();
+      await next(page).click();
+      expect(await alert.textContent()).toBe(
+        'Still needed before you go on: Type of damage (choose all that apply)',
+      );
+      expect(await focused()).toBe('damageTypes');
       await page.getByLabel('Theft').check();
       await next(page).click();
 
-      // Step 2: announced, focus on its heading, Back available, claim-started optional.
-      expect(await page.locator(`${form} [data-step-status]`).textContent()).toBe('Step 2 of 3');
+      // Step 2: announced, focus on its heading, the message gone, Back available.
+      expect(await status()).toBe('Step 2 of 3');
+      expect(await alert.textContent()).toBe('');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('q-step2');
       expect(await back(page).isVisible()).toBe(true);
-      expect(await next(page).isDisabled()).toBe(true);
       await page.getByLabel('Estimated value of the damage').selectOption('over_1m');
-      expect(await next(page).isDisabled()).toBe(true);
       await page.getByLabel('What happened?').fill('   ');
-      expect(await next(page).isDisabled()).toBe(true);
+      await next(page).click();
+      expect(await status()).toBe('Step 2 of 3');
+      expect(await alert.textContent()).toBe('Still needed before you go on: What happened?');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('q-description');
       await page.getByLabel('What happened?').fill('Break-in, stock stolen.');
-      expect(await next(page).isEnabled()).toBe(true);
       await back(page).click();
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('q-step1');
       expect(await page.getByLabel('Theft').isChecked()).toBe(true);
       await next(page).click();
       await next(page).click();
 
-      // Step 3: Submit instead of Next, enabled only when all is filled and the e-mail is plausible.
+      // Step 3: Submit instead of Next; an implausible e-mail or an empty field is named.
       expect(await next(page).isVisible()).toBe(false);
-      expect(await submit(page).isDisabled()).toBe(true);
+      await submit(page).click();
+      expect(await alert.textContent()).toBe('Still needed before you go on: Full name');
+      expect(await focused()).toBe('fullName');
       await fillStep3(page);
-      expect(await submit(page).isEnabled()).toBe(true);
-      for (const bad of ['marie@example', 'marie example.ca', 'marie@.ca x', '@example.ca']) {
+      for (const bad of ['marie@example', 'marie example.ca', '@example.ca']) {
         await page.getByRole('textbox', { name: 'Email' }).fill(bad);
-        expect(await submit(page).isDisabled(), bad).toBe(true);
+        // Left first: its own message shows under it, and the button moves down.
+        await page.keyboard.press('Tab');
+        await submit(page).click();
+        expect(await focused(), bad).toBe('email');
       }
       await page.getByRole('textbox', { name: 'Email' }).fill('m@x.co');
-      expect(await submit(page).isEnabled()).toBe(true);
       await page.getByLabel('Property address').fill('');
-      expect(await submit(page).isDisabled()).toBe(true);
+      await submit(page).click();
+      expect(await focused()).toBe('address');
+      expect(await alert.textContent()).toBe('Still needed before you go on: Property address');
+      expect(env.site.lead.requests.filter((r) => r.body.includes('Break-in'))).toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
     });
@@ -90,7 +106,10 @@ for (const width of WIDTHS) {
       await page.getByLabel('I have already started a claim with my insurer').check();
       await next(page).click();
       await fillStep3(page);
-      await Promise.all([page.waitForURL('**/confirmation/?city=Toronto'), submit(page).click()]);
+      await Promise.all([
+        page.waitForURL(/\/confirmation\/\?city=Toronto&ref=[0-9A-F]{8}&damage=water%2Cstorm$/),
+        submit(page).click(),
+      ]);
       expect(await page.locator('[data-confirmation-city]').textContent()).toBe('Toronto');
       expect(env.site.lead.requests).toHaveLength(1);
       const req = env.site.lead.requests[0];
@@ -167,7 +186,10 @@ for (const width of WIDTHS) {
         expect(await submit(page).isEnabled()).toBe(true);
       }
       env.site.lead.mode = 'ok';
-      await Promise.all([page.waitForURL('**/confirmation/?city=Vancouver'), submit(page).click()]);
+      await Promise.all([
+        page.waitForURL('**/confirmation/?city=Vancouver&*'),
+        submit(page).click(),
+      ]);
       // Every attempt (Chromium itself resends a POST whose connection dropped) carried the same
       // submission id, so the endpoint can tell a retry from a new lead.
       const ids = new Set(env.site.lead.requests.map((r) => JSON.parse(r.body).submissionId));
@@ -225,7 +247,7 @@ for (const width of WIDTHS) {
       await page.keyboard.press('Space');
       await tabTo('Submit Claim');
       await Promise.all([
-        page.waitForURL('**/confirmation/?city=Ottawa'),
+        page.waitForURL('**/confirmation/?city=Ottawa&*'),
         page.keyboard.press('Enter'),
       ]);
       const body = JSON.parse(env.site.lead.requests[0]?.body ?? '{}');
@@ -322,13 +344,12 @@ describe('what the form says', () => {
         (el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent,
       ),
     ).toBe(await message.textContent());
-    expect(await submit(page).isDisabled()).toBe(true);
     await email.fill('jane@example.ca');
     expect(await message.textContent()).toBe('');
     expect(await message.isVisible()).toBe(false);
     expect(await email.getAttribute('aria-invalid')).toBeNull();
     expect(await submit(page).isEnabled()).toBe(true);
-    // Left empty, it is not called wrong: Submit's state says a field is missing.
+    // Left empty, it is not called wrong: Submit, pressed, says a field is missing.
     await email.fill('');
     await page.keyboard.press('Tab');
     expect(await message.textContent()).toBe('');
@@ -345,7 +366,15 @@ describe('what the form says', () => {
     const values = await select
       .locator('option')
       .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
-    expect(values).toEqual(['', '50k_100k', '100k_250k', '250k_500k', '500k_1m', 'over_1m']);
+    expect(values).toEqual([
+      '',
+      '50k_100k',
+      '100k_250k',
+      '250k_500k',
+      '500k_1m',
+      'over_1m',
+      'not_sure',
+    ]);
     const hint = page.locator(
       `#${await select.getAttribute('aria-describedby').then((id) => id ?? 'none')}`,
     );

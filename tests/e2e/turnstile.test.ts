@@ -146,7 +146,7 @@ describe('Cloudflare Turnstile', () => {
     );
     expect(await page.locator('.turnstile-slot iframe').isVisible()).toBe(true);
     await Promise.all([
-      page.waitForURL('**/confirmation/?city=Toronto'),
+      page.waitForURL('**/confirmation/?city=Toronto&*'),
       page.locator('[data-submit]').click(),
     ]);
     expect([...crm.contacts.values()].map((c) => c.email)).toEqual(['tess@example.ca']);

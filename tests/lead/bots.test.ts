@@ -8,7 +8,7 @@ import { withConfiguredStore } from '../../src/lead/open-store.js';
 import { startServer } from '../../src/serve/server.js';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
 import { tempDir } from '../helpers.js';
-import { formOf, LEAD_FIELDS, sampleClaim } from './sample.js';
+import { confirmationQuery, formOf, LEAD_FIELDS, sampleClaim } from './sample.js';
 
 const ORIGIN = 'https://www.claimright.ca';
 const closing: Array<() => Promise<unknown>> = [];
@@ -74,13 +74,13 @@ describe('the time trap', () => {
     expect([real.status, fast.status]).toEqual([200, 200]);
     expect(await fast.json()).toEqual(await real.json());
     expect(fast.headers.get('content-type')).toBe(real.headers.get('content-type'));
-    // Without JavaScript the same: the confirmation page, with the city.
-    const plain = await e.post(
-      formOf(person({ elapsedMs: 300, city: 'Toronto' })).toString(),
-      'application/x-www-form-urlencoded',
-    );
+    // Without JavaScript the same: the confirmation page, with the city, a reference and the damage.
+    const trapped = person({ elapsedMs: 300, city: 'Toronto' });
+    const plain = await e.post(formOf(trapped).toString(), 'application/x-www-form-urlencoded');
     expect(plain.status).toBe(303);
-    expect(plain.headers.get('location')).toBe(`${ORIGIN}/confirmation/?city=Toronto`);
+    expect(plain.headers.get('location')).toBe(
+      `${ORIGIN}/confirmation/?${confirmationQuery(trapped)}`,
+    );
     // Only the real one reached the CRM; nothing waits, and the log says why.
     expect(crm.contacts.size).toBe(1);
     expect(await e.waiting()).toBe(0);
@@ -152,11 +152,14 @@ describe('Cloudflare Turnstile', () => {
       expect((await res.json()).error).toBe('the bot check failed: send the form again');
     }
     // The widget's own field in a form posted without the script.
+    const checked = person();
     const plain = await e.post(
-      `${formOf(person()).toString()}&cf-turnstile-response=token-good-2`,
+      `${formOf(checked).toString()}&cf-turnstile-response=token-good-2`,
       'application/x-www-form-urlencoded',
     );
-    expect(plain.headers.get('location')).toBe(`${ORIGIN}/confirmation/?city=Toronto`);
+    expect(plain.headers.get('location')).toBe(
+      `${ORIGIN}/confirmation/?${confirmationQuery(checked)}`,
+    );
     expect(crm.contacts.size).toBe(2);
     expect(await e.waiting()).toBe(0);
   });

@@ -8,7 +8,7 @@ import type { WaitingLead } from '../../src/lead/store.js';
 import { type Serving, startServer } from '../../src/serve/server.js';
 import { type FakeCrm, startFakeCrm } from '../fake-crm.js';
 import { runCli, runCliAsync, tempDir } from '../helpers.js';
-import { formOf, LEAD_FIELDS, sampleClaim } from './sample.js';
+import { confirmationQuery, formOf, LEAD_FIELDS, sampleClaim } from './sample.js';
 
 const ORIGIN = 'https://www.claimright.ca';
 let crm: FakeCrm | undefined;
@@ -144,7 +144,10 @@ describe('the lead endpoint', () => {
     const e = await endpoint(crm.env());
     const shape = async (res: Response) => ({
       status: res.status,
-      headers: [...res.headers].filter(([k]) => k !== 'date' && k !== 'content-length'),
+      // Each answer's reference is its own submission's: the same shape, another id.
+      headers: [...res.headers]
+        .filter(([k]) => k !== 'date' && k !== 'content-length')
+        .map(([k, v]) => [k, v.replace(/ref=[^&]+/, 'ref=*')]),
       body: await res.text(),
     });
     const real = await shape(await e.post(JSON.stringify(sampleClaim())));
@@ -206,8 +209,12 @@ describe('the lead endpoint', () => {
       'Content-Type': 'application/x-www-form-urlencoded',
     });
     expect(res.status).toBe(303);
-    // Posted from the site's origin to the endpoint's: sent back to the site.
-    expect(res.headers.get('location')).toBe(`${ORIGIN}/confirmation/?city=Qu%C3%A9bec+City`);
+    // Posted from the site's origin to the endpoint's: sent back to the site, with the city,
+    // the request's reference and its damage.
+    expect(res.headers.get('location')).toBe(`${ORIGIN}/confirmation/?${confirmationQuery(s)}`);
+    expect(res.headers.get('location')).toMatch(
+      /\?city=Qu%C3%A9bec\+City&ref=[0-9A-F]{8}&damage=water%2Cstorm$/,
+    );
     expect(crm.contacts.get('c1')?.tags).toEqual([
       'Insurance Claim',
       'residential',
@@ -242,9 +249,8 @@ describe('the lead endpoint', () => {
       SITE_ORIGIN: site,
       SITE_URL: 'https://owner.github.io/claims/',
     });
-    const form = formOf(
-      sampleClaim({ city: 'Montréal', page: '/fr/montreal/experts-en-sinistre/' }),
-    );
+    const montreal = sampleClaim({ city: 'Montréal', page: '/fr/montreal/experts-en-sinistre/' });
+    const form = formOf(montreal);
     const posted = (body: string, headers: Record<string, string> = {}) =>
       e.post(body, {
         'Content-Type': 'application/x-www-form-urlencoded',
@@ -252,7 +258,7 @@ describe('the lead endpoint', () => {
         ...headers,
       });
     expect((await posted(form.toString())).headers.get('location')).toBe(
-      `${site}/claims/fr/confirmation/?city=Montr%C3%A9al`,
+      `${site}/claims/fr/confirmation/?${confirmationQuery(montreal)}`,
     );
     form.set('email', 'pas-un-courriel');
     form.set('submissionId', 'another-submission-0003');
@@ -276,7 +282,7 @@ describe('the lead endpoint', () => {
       'Content-Type': 'application/x-www-form-urlencoded',
     });
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`${ORIGIN}/fr/confirmation/?city=Montr%C3%A9al`);
+    expect(res.headers.get('location')).toBe(`${ORIGIN}/fr/confirmation/?${confirmationQuery(s)}`);
     const contact = crm.contacts.get('c1') as { tags?: string[] };
     expect(contact.tags).toEqual(['Insurance Claim', 'residential', 'water', 'storm', 'French']);
     expect(crm.fieldsOf('c1')).toMatchObject({ preferred_language: 'French' });

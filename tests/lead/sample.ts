@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LEAD_CUSTOM_FIELDS } from '../../src/lead/payload.js';
+import { shortReference } from '../../src/lead/reference.js';
 import type { ClaimLead } from '../../src/lead/schema.js';
 
 /** A complete questionnaire submission, as the browser sends it. */
@@ -35,3 +36,15 @@ export function formOf(claim: Record<string, unknown>): URLSearchParams {
   }
   return form;
 }
+
+/** The confirmation page's query the endpoint answers a form post of `claim` with. */
+export const confirmationQuery = (claim: {
+  city: string;
+  submissionId: string;
+  damageTypes: string[];
+}) =>
+  new URLSearchParams({
+    city: claim.city,
+    ref: shortReference(claim.submissionId),
+    damage: claim.damageTypes.join(),
+  }).toString();
