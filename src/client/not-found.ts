@@ -111,7 +111,8 @@ function safeDecode(s: string): string {
 }
 
 export async function initNotFound(doc: Document): Promise<void> {
-  const holder = doc.querySelector<HTMLElement>('[data-city-index]');
+  // The not-found page's own screen: every page's menu has a finder with the index too.
+  const holder = doc.querySelector<HTMLElement>('[data-not-found][data-city-index]');
   const url = holder?.dataset.cityIndex;
   if (!url) return;
   // Without the index the City Not Found screen, already shown, is the right answer.

@@ -81,7 +81,9 @@ export function themeAssets(theme: Theme, siteName: string): ThemeAssets {
 }
 
 /** The site's asset files, with content-hashed names: the client's, the theme's, the city index. */
-export function siteAssets<C extends { slug: string; population: number }>(
+export function siteAssets<
+  C extends { slug: string; population: number; areas?: readonly { slug: string }[] },
+>(
   client: ClientAssets,
   theme: ThemeAssets,
   cities: readonly C[],
@@ -91,10 +93,16 @@ export function siteAssets<C extends { slug: string; population: number }>(
   const jsFile = hashed('app', 'js', client.js);
   const css = Buffer.concat([Buffer.from(theme.css), client.css]);
   const cssFile = hashed('site', 'css', css);
-  // Small and loaded only by the not-found page, which applies the city lookup in the browser.
+  // Loaded by the not-found page and by a finder once its field has focus, which apply the
+  // lookup in the browser: each city's slug, population, French pages (1) and its areas' slugs
+  // (neighbourhoods; the national entry's are the provinces), so a neighbourhood is found too.
   const indexBytes = new TextEncoder().encode(
     JSON.stringify(
-      cities.map((c) => (inFrench(c) ? [c.slug, c.population, 1] : [c.slug, c.population])),
+      cities.map((c) => {
+        const areas = c.areas?.map((a) => a.slug) ?? [];
+        const fr = inFrench(c) ? 1 : 0;
+        return areas.length > 0 ? [c.slug, c.population, fr, areas] : [c.slug, c.population, fr];
+      }),
     ),
   );
   const indexFile = hashed('cities', 'json', indexBytes);

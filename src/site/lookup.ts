@@ -5,6 +5,28 @@ export interface LookupCity {
   population: number;
   /** It has French pages. */
   fr?: boolean;
+  /** Its areas' slugs: neighbourhoods (the national entry's are the provinces). */
+  areaSlugs?: readonly string[];
+}
+
+/**
+ * A place typed in: a city by the city lookup's first rule (its exact name), else a
+ * neighbourhood by its exact name (the most populous city's, where two cities have one of that
+ * name), else a city by the lookup's forgiving rules. Neighbourhoods are not guessed at: many
+ * are short common words.
+ */
+export function lookupPlace<C extends LookupCity>(
+  input: string,
+  cities: readonly C[],
+): { city: C; area?: string } | undefined {
+  const wanted = slugify(input);
+  if (!wanted) return undefined;
+  const exact = cities.find((c) => c.slug === wanted);
+  if (exact) return { city: exact };
+  const owner = best(cities, (c) => (c.areaSlugs?.includes(wanted) ? 0 : undefined));
+  if (owner) return { city: owner, area: wanted };
+  const city = lookupCity(input, cities);
+  return city && { city };
 }
 
 /**

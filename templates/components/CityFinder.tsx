@@ -11,11 +11,14 @@ export function CitySearch({
   cityIndex,
   basePath,
   names = [],
+  compact = false,
   t,
   links,
 }: {
   /** Unique on the page: names the field and its hint. */
   id: string;
+  /** The menu's: its words inside the field on a wide screen, where the menu is one row. */
+  compact?: boolean;
   /** The city index's path (assets.cityIndex), as the not-found page loads it. */
   cityIndex: string;
   basePath: string;
@@ -26,7 +29,7 @@ export function CitySearch({
 }) {
   const h = t.home;
   return (
-    <search>
+    <search className={compact ? 'nav-finder' : undefined}>
       <form
         className="city-search"
         action={links.page('sitemap')}
@@ -42,6 +45,7 @@ export function CitySearch({
             name="city"
             autoComplete="off"
             enterKeyHint="go"
+            placeholder={compact ? h.searchLabel : undefined}
             aria-describedby={`${id}-hint`}
             list={names.length > 0 ? `${id}-names` : undefined}
             required

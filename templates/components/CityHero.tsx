@@ -17,6 +17,7 @@ export function CityHero({
   actions,
   art,
   trust,
+  finder,
   t,
   children,
 }: {
@@ -32,6 +33,8 @@ export function CityHero({
   art?: ReactNode;
   /** Who the visitor is dealing with (Trust), beside the form. */
   trust?: ReactNode;
+  /** The city finder, under the buttons (the home page's: in a phone's first two screens). */
+  finder?: ReactNode;
   t: Strings;
   children: ReactNode;
 }) {
@@ -47,6 +50,7 @@ export function CityHero({
           <p className="lead">{lead}</p>
           <Shared component={Promises} props={{ fee: fee ?? t.cityHero.feeStandard, t }} />
           {actions && <div className="hero-actions">{actions}</div>}
+          {finder}
           {trust}
           {art && <div className="hero-art">{art}</div>}
         </div>

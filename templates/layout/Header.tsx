@@ -1,6 +1,7 @@
 import type { Strings } from '../../src/i18n/catalogue.js';
 import { LANG_TAGS, type Lang } from '../../src/i18n/lang.js';
 import type { Links } from '../../src/urls.js';
+import { CitySearch } from '../components/CityFinder.js';
 import { type Brand, Logo } from '../components/Logo.js';
 
 /** The shared header; `scope` is the city About and Services point into. */
@@ -15,6 +16,8 @@ export function Header({
   links,
   alternate = null,
   alternateLang = null,
+  cityIndex,
+  basePath,
 }: {
   brand: Brand;
   /** As the page's language writes it. */
@@ -31,6 +34,9 @@ export function Header({
   /** The same page in the other language, where it has one, and that language. */
   alternate?: string | null;
   alternateLang?: Lang | null;
+  /** The city index's path and the site's folder: the finder in the menu, on every page. */
+  cityIndex: string;
+  basePath: string;
 }) {
   const items = [
     { href: links.home, label: t.layout.home },
@@ -58,6 +64,14 @@ export function Header({
           </span>
         </button>
         <nav id="site-menu" className="site-nav" aria-label={t.layout.mainNav} data-menu="">
+          <CitySearch
+            id="menu-city-search"
+            cityIndex={cityIndex}
+            basePath={basePath}
+            compact
+            t={t}
+            links={links}
+          />
           <ul>
             {items.map((l) => (
               <li key={l.href}>

@@ -52,6 +52,8 @@ export function Layout({
           // Only a page with a translation has a header of its own.
           alternate: page.alternate ? links.href(page.alternate) : null,
           alternateLang: other,
+          cityIndex: ctx.assets.cityIndex,
+          basePath: site.basePath,
         }}
       />
       <SampleSettings sample={site.settings.sample} t={t} />

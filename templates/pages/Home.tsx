@@ -4,7 +4,7 @@ import { business } from '../../src/render/structured-data.js';
 import { cityNames, HOME_CITIES, topCities } from '../../src/site/model.js';
 import { NATIONAL } from '../../src/site/segments.js';
 import { CallToAction } from '../components/CallToAction.js';
-import { CityFinder } from '../components/CityFinder.js';
+import { CityFinder, CitySearch } from '../components/CityFinder.js';
 import { CityHero } from '../components/CityHero.js';
 import { Icon, type IconName } from '../components/Icon.js';
 import { Illustration } from '../components/Illustration.js';
@@ -42,6 +42,15 @@ export function HomePage(ctx: PageContext) {
         }
         art={<Illustration scene="adjuster" />}
         trust={<SiteTrust site={site} />}
+        finder={
+          <CitySearch
+            id="hero-city-search"
+            cityIndex={ctx.assets.cityIndex}
+            basePath={site.basePath}
+            t={t}
+            links={links}
+          />
+        }
         t={site.t}
       >
         <Questionnaire

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadSite } from '../../src/site/load.js';
-import { lookupCity } from '../../src/site/lookup.js';
+import { lookupCity, lookupPlace } from '../../src/site/lookup.js';
 import { allCities } from '../../src/site/model.js';
 import { slugify } from '../../src/site/slug.js';
 import { BUNDLED_DATA } from '../helpers.js';
@@ -95,5 +95,33 @@ describe('city lookup', async () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('place lookup (the finders)', async () => {
+  const site = await loadSite(BUNDLED_DATA);
+  // As the city index gives them to the browser: each city's areas by slug.
+  const cities = allCities(site).map((c) => ({
+    slug: c.slug,
+    population: c.population,
+    areaSlugs: c.areas.map((a) => a.slug),
+  }));
+  const find = (s: string) => {
+    const found = lookupPlace(s, cities);
+    return found && [found.city.slug, found.area];
+  };
+
+  it('finds a neighbourhood by its name, with its city', () => {
+    expect(find('Beltline')).toEqual(['calgary', 'beltline']);
+    expect(find('  chomedey ')).toEqual(['laval', 'chomedey']);
+    // The national entry's areas are the provinces.
+    expect(find('Alberta')).toEqual(['canada', 'alberta']);
+  });
+
+  it('puts a city before a neighbourhood, and forgives typos in city names only', () => {
+    expect(find('Calgary')).toEqual(['calgary', undefined]);
+    expect(find('calgry')).toEqual(['calgary', undefined]);
+    expect(find('Laval')).toEqual(['laval', undefined]);
+    expect(find('')).toBeUndefined();
   });
 });
