@@ -301,3 +301,178 @@ describe.each([
     expect(errors).toEqual([]);
   }, 180_000);
 });
+
+const EVERY_PAGE = [...FORM_PAGES, ...OTHER_PAGES];
+
+describe('the heading first on a phone (375)', () => {
+  it('sets every H1 at least 1.5 times the size of the form title', async () => {
+    const { page, context } = await openPage(env.browser, 375);
+    const found: string[] = [];
+    for (const path of FORM_PAGES) {
+      await page.goto(`${env.site.url}${path}`);
+      const [h1, form] = await page.evaluate(() =>
+        ['main h1', '#claim-form .form-title'].map((s) => {
+          const el = document.querySelector(s);
+          return el ? Number.parseFloat(getComputedStyle(el).fontSize) : 0;
+        }),
+      );
+      if (!((h1 ?? 0) >= 1.5 * (form ?? 0))) found.push(`${path}: H1 ${h1} px, form title ${form} px`);
+    }
+    expect(found).toEqual([]);
+    await context.close();
+  });
+});
+
+/**
+ * What a finger or a pointer aims at, smaller than 24 x 24 px (WCAG 2.2's target size): links
+ * and controls, but for a link inside a sentence (the criterion's inline exception); a radio or
+ * check box is aimed at by its label.
+ */
+async function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('a, button, input, select, textarea')) {
+      if (el.closest('[hidden], .visually-hidden, .skip-link, [aria-hidden="true"]')) continue;
+      const cs = getComputedStyle(el);
+      if (cs.visibility === 'hidden' || (el as HTMLInputElement).type === 'hidden') continue;
+      const parent = el.parentElement;
+      const inSentence =
+        cs.display === 'inline' &&
+        [...(parent?.childNodes ?? [])].some(
+          (n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim() !== '',
+        );
+      if (inSentence) continue;
+      const box =
+        el instanceof HTMLInputElement && (el.type === 'radio' || el.type === 'checkbox')
+          ? (el.closest('label') ?? el)
+          : el;
+      const r = box.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.width < 23.5 || r.height < 23.5)
+        out.push(
+          `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`,
+        );
+    }
+    return out;
+  });
+}
+
+/** Text blocks (paragraphs and list items, in the main part) of more than 75 characters a line. */
+async function longLines(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const ctx = document.createElement('canvas').getContext('2d');
+    if (!ctx) return ['no canvas'];
+    for (const el of document.querySelectorAll<HTMLElement>('main p, main li, main dd')) {
+      const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+      if (text.length <= 75 || el.closest('[hidden], form, .visually-hidden')) continue;
+      const cs = getComputedStyle(el);
+      ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      const perChar = ctx.measureText(text).width / text.length;
+      const width =
+        el.getBoundingClientRect().width -
+        Number.parseFloat(cs.paddingLeft) -
+        Number.parseFloat(cs.paddingRight);
+      const chars = width / perChar;
+      if (chars > 75)
+        out.push(`${el.tagName.toLowerCase()} "${text.slice(0, 30)}…" ${Math.round(chars)} a line`);
+    }
+    return out;
+  });
+}
+
+describe('targets, measure and calls to action', () => {
+  for (const width of [375, 1280]) {
+    it(`makes every link and control at least 24 x 24 px at ${width} px`, async () => {
+      const { page, context } = await openPage(env.browser, width);
+      const found: string[] = [];
+      for (const path of EVERY_PAGE) {
+        await page.goto(`${env.site.url}${path}`);
+        found.push(...(await smallTargets(page)).map((f) => `${path}: ${f}`));
+      }
+      expect(found).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it('keeps every text block, lists included, at most 75 characters a line (1280)', async () => {
+    const { page, context } = await openPage(env.browser, 1280);
+    const found: string[] = [];
+    for (const path of [...EVERY_PAGE, '/calgary/', '/canada/alberta/']) {
+      await page.goto(`${env.site.url}${path}`);
+      found.push(...(await longLines(page)).map((f) => `${path}: ${f}`));
+    }
+    expect(found).toEqual([]);
+    await context.close();
+  });
+
+  it('gives the calls to action of a page one width on a phone (375)', async () => {
+    const { page, context } = await openPage(env.browser, 375);
+    const found: string[] = [];
+    for (const path of EVERY_PAGE) {
+      await page.goto(`${env.site.url}${path}`);
+      const widths = await page
+        .locator('.hero-actions .button, .cta-actions .button')
+        .evaluateAll((els) => [
+          ...new Set(els.map((el) => Math.round(el.getBoundingClientRect().width))),
+        ]);
+      if (widths.length > 1) found.push(`${path}: ${widths.join(', ')} px`);
+    }
+    expect(found).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the city finder from anywhere', () => {
+  for (const width of [375, 1280]) {
+    it(`is in the menu of every page kind at ${width} px`, async () => {
+      const { page, context, errors } = await openPage(env.browser, width);
+      const found: string[] = [];
+      for (const path of EVERY_PAGE) {
+        await page.goto(`${env.site.url}${path}`);
+        const toggle = page.locator('[data-menu-toggle]');
+        if (await toggle.isVisible()) await toggle.click();
+        const field = page.locator('#site-menu form[data-city-search] input');
+        await field.waitFor({ state: 'visible', timeout: 2000 }).catch(() => {});
+        if (!(await field.isVisible())) found.push(`${path}: no finder in the menu`);
+      }
+      expect(found).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it("is in the home page's first two screens on a phone (375 x 667)", async () => {
+    const { page, context } = await openPage(env.browser, 375, {
+      viewport: { width: 375, height: 667 },
+    });
+    for (const path of ['/', '/fr/']) {
+      await page.goto(`${env.site.url}${path}`);
+      const bottom = await page
+        .locator('main form[data-city-search] input')
+        .first()
+        .evaluate((el) => el.getBoundingClientRect().bottom + scrollY);
+      expect(bottom, path).toBeLessThanOrEqual(2 * 667);
+    }
+    await context.close();
+  });
+
+  it('finds a neighbourhood by its name: Beltline (Calgary), Chomedey (Laval, in French)', async () => {
+    for (const [width, from, typed, to] of [
+      [375, '/toronto/', 'Beltline', '/calgary/beltline/'],
+      [1280, '/fr/', 'Chomedey', '/fr/laval/chomedey/'],
+      [1280, '/about/', 'calgry', '/calgary/'],
+    ] as const) {
+      const { page, context, errors } = await openPage(env.browser, width);
+      await page.goto(`${env.site.url}${from}`);
+      const toggle = page.locator('[data-menu-toggle]');
+      if (await toggle.isVisible()) await toggle.click();
+      const field = page.locator('#site-menu form[data-city-search] input');
+      await field.fill(typed);
+      await Promise.all([page.waitForURL(`**${to}`), field.press('Enter')]);
+      expect(new URL(page.url()).pathname, typed).toBe(to);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+});
