@@ -137,4 +137,39 @@ describe("the property's address", () => {
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.message).toBe('is not a Canadian postal code, such as M5V 2T6');
   });
+
+  it("promises a time to call back only in the firm's words, and gives French pages its French hours and e-mail", async () => {
+    const { data } = await dataCopy(BUNDLED_DATA);
+    await editJson(data, 'site.json', (s: Settings) => {
+      s.responsePromise = 'We call you back the same day.';
+      s.fr = { officeHours: 'lun.-ven. 9 h à 17 h', email: 'aide@example.ca' };
+    });
+    const text = async (path: string) =>
+      ((await render(data, path)).querySelector('body')?.textContent ?? '').replace(/\s+/g, ' ');
+    const en = await text('/confirmation/');
+    expect(en).toContain('We call you back the same day.');
+    expect(en).toContain('Office hours: Mon-Fri 9am-8pm EST.');
+    expect(en).not.toContain('24 hours');
+    // No French promise given: the French page promises nothing, in no language.
+    const fr = await text('/fr/confirmation/');
+    expect(fr).not.toContain('We call you back');
+    expect(fr).not.toContain('dans les 24 heures');
+    expect(fr).toContain('Heures de bureau : lun.-ven. 9 h à 17 h.');
+    expect(fr).toContain('aide@example.ca');
+    const contact = await text('/fr/nous-joindre/');
+    expect(contact).toContain('lun.-ven. 9 h à 17 h');
+    expect(contact).toContain('aide@example.ca');
+    expect(contact).not.toContain('Mon-Fri');
+    expect(contact).not.toContain('help@claimright.ca');
+    // Without a promise, none: the bundled words say no time of their own.
+    const plain =
+      (await render(FIXTURE_DATA, '/confirmation/')).querySelector('main')?.textContent ?? '';
+    expect(plain).not.toMatch(/24 hours|within a day/);
+    await editJson(data, 'site.json', (s: Settings) => {
+      s.fr = { email: 'pas-un-courriel' };
+    });
+    expect((await dataIssues(data)).map((i) => `${i.field}: ${i.message}`)).toEqual([
+      'fr.email: must be an e-mail address',
+    ]);
+  });
 });

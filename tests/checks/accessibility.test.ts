@@ -67,7 +67,7 @@ for (const width of WIDTHS) {
       await page.getByLabel('Property address').fill('1 Bay St');
       await page.getByRole('radio', { name: 'Email' }).check();
       await page.locator('[data-submit]').click();
-      await page.locator('[role="alert"]:not(:empty)').waitFor();
+      await page.locator('[data-form-error][role="alert"]:not(:empty)').waitFor();
       found.push(...(await violations(page, 'error message')));
       env.site.lead.mode = 'ok';
       expect(found).toEqual([]);

@@ -316,7 +316,8 @@ describe('the heading first on a phone (375)', () => {
           return el ? Number.parseFloat(getComputedStyle(el).fontSize) : 0;
         }),
       );
-      if (!((h1 ?? 0) >= 1.5 * (form ?? 0))) found.push(`${path}: H1 ${h1} px, form title ${form} px`);
+      if (!((h1 ?? 0) >= 1.5 * (form ?? 0)))
+        found.push(`${path}: H1 ${h1} px, form title ${form} px`);
     }
     expect(found).toEqual([]);
     await context.close();
@@ -475,4 +476,43 @@ describe('the city finder from anywhere', () => {
       await context.close();
     }
   });
+});
+
+describe('dividers on the content column', () => {
+  for (const width of [375, 1280]) {
+    it(`lines the footer's divider up with the footer's content at ${width} px`, async () => {
+      const { page, context } = await openPage(env.browser, width);
+      const found: string[] = [];
+      for (const path of ['/', '/fr/', '/toronto/', '/about/']) {
+        await page.goto(`${env.site.url}${path}`);
+        const [line, content] = await page.evaluate(() => {
+          const legal = document.querySelector('.footer-legal') as HTMLElement;
+          const box = legal.getBoundingClientRect();
+          const before = getComputedStyle(legal, '::before');
+          const cs = getComputedStyle(legal);
+          const drawn =
+            before.content !== 'none' && Number.parseFloat(before.borderTopWidth) > 0
+              ? [
+                  box.left + Number.parseFloat(before.left),
+                  box.right - Number.parseFloat(before.right),
+                ]
+              : [box.left, box.right];
+          return [
+            drawn,
+            [
+              box.left + Number.parseFloat(cs.paddingLeft),
+              box.right - Number.parseFloat(cs.paddingRight),
+            ],
+          ];
+        });
+        if (
+          Math.abs((line?.[0] ?? 0) - (content?.[0] ?? 0)) > 2 ||
+          Math.abs((line?.[1] ?? 0) - (content?.[1] ?? 0)) > 2
+        )
+          found.push(`${path}: divider ${line?.join('-')}, content ${content?.join('-')}`);
+      }
+      expect(found).toEqual([]);
+      await context.close();
+    });
+  }
 });
