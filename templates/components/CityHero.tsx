@@ -33,7 +33,7 @@ export function CityHero({
   art?: ReactNode;
   /** Who the visitor is dealing with (Trust), beside the form. */
   trust?: ReactNode;
-  /** The city finder, under the lead (the home page's: in a phone's first two screens). */
+  /** The city finder, first under the form (the home page's: in a phone's first two screens). */
   finder?: ReactNode;
   t: Strings;
   children: ReactNode;
@@ -47,8 +47,8 @@ export function CityHero({
         </div>
         <div className="hero-form-card">{children}</div>
         <div className="hero-more">
-          <p className="lead">{lead}</p>
           {finder}
+          <p className="lead">{lead}</p>
           <Shared component={Promises} props={{ fee: fee ?? t.cityHero.feeStandard, t }} />
           {actions && <div className="hero-actions">{actions}</div>}
           {trust}

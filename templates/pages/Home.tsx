@@ -43,6 +43,7 @@ export function HomePage(ctx: PageContext) {
         art={<Illustration scene="adjuster" />}
         trust={<SiteTrust site={site} />}
         finder={
+          // Up to 1200px, where the menu's finder is one tap away; from there it is in the row.
           <CitySearch
             id="hero-city-search"
             cityIndex={ctx.assets.cityIndex}
