@@ -730,6 +730,23 @@ describe('site pages', () => {
     expect(main).toContain('help@claimright.ca');
     expect(text(root.querySelector('[data-confirmation-city]'))).toBe('your city');
     expect(text(root.querySelector('[data-history-back]'))).toBe('Return to Previous Page');
+    // The reference and the damage's own step wait for the script (?ref=, ?damage=); the
+    // general steps are there without it.
+    expect(root.querySelector('[data-confirmation-ref]')?.hasAttribute('hidden')).toBe(true);
+    const wait = root.querySelectorAll('.confirm-wait li');
+    expect(wait.filter((li) => !li.hasAttribute('hidden')).map(text)).toEqual([
+      'Photograph or film all the damage, room by room, before anything is cleaned up or thrown away.',
+      'Keep damaged items, or clear photos of them, until your insurer has seen them.',
+      "Write down the name and phone number of your insurer's adjuster and your claim number.",
+      'Do not sign a release or accept a final offer before you have had advice.',
+      'Keep the receipts for what you spend to protect the property or to stay elsewhere.',
+    ]);
+    expect(wait.map((li) => li.getAttribute('data-wait')).filter(Boolean)).toEqual([
+      'water',
+      'fire',
+      'wind storm',
+      'theft',
+    ]);
   });
 
   it('404: City Not Found with quick links, and the Page Not Found screen', () => {
