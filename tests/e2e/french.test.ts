@@ -67,9 +67,14 @@ describe('the French pages in Chromium', () => {
       env.site.lead.mode = 'ok';
       const requests = env.site.lead.requests.length;
       await form.locator('[data-submit]').click();
-      await page.waitForURL(/\/fr\/confirmation\/\?city=Montr%C3%A9al$/);
+      await page.waitForURL(/\/fr\/confirmation\/\?city=Montr%C3%A9al&ref=[0-9A-F]{8}&damage=/);
       expect(await page.getAttribute('html', 'lang')).toBe('fr-CA');
       expect(await page.locator('[data-confirmation-city]').first().textContent()).toBe('Montréal');
+      // The request's reference, and what to do while waiting, in French.
+      expect(await page.locator('[data-confirmation-ref]').textContent()).toMatch(
+        /^Votre numéro de référence : [0-9A-F]{8}\./,
+      );
+      expect(await page.getByText(t.confirmation.waitRelease).isVisible()).toBe(true);
       // The same fields as an English page, the French page named.
       const sent = JSON.parse(env.site.lead.requests.at(-1)?.body ?? '{}');
       expect(env.site.lead.requests.length).toBe(requests + 1);
