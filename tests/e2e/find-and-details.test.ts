@@ -247,24 +247,29 @@ describe('finding a city, in Chromium', () => {
         .locator('.city-finder')
         .evaluate((el) => el.getBoundingClientRect().height);
       expect(finder).toBeLessThan(width === 375 ? 1400 : 800);
-      await page.getByLabel(en.home.searchLabel).fill('torono');
-      await page.getByLabel(en.home.searchLabel).press('Enter');
+      await page.locator('#city-search').fill('torono');
+      await page.locator('#city-search').press('Enter');
       await page.waitForURL('**/toronto/');
 
       await page.goto(`${env.site.url}/`);
-      await page.getByLabel(en.home.searchLabel).fill('Atlantis Lost');
-      await page.getByRole('button', { name: en.home.searchButton, exact: true }).click();
-      await expect.poll(() => page.locator('[data-city-search-none]').isVisible()).toBe(true);
+      await page.locator('#city-search').fill('Atlantis Lost');
+      await page
+        .locator('.city-finder')
+        .getByRole('button', { name: en.home.searchButton, exact: true })
+        .click();
+      await expect
+        .poll(() => page.locator('.city-finder [data-city-search-none]').isVisible())
+        .toBe(true);
       expect(page.url()).toBe(`${env.site.url}/`);
 
       await page.goto(`${env.site.url}/fr/`);
-      await page.getByLabel(fr.home.searchLabel).fill('Montral');
-      await page.getByLabel(fr.home.searchLabel).press('Enter');
+      await page.locator('#city-search').fill('Montral');
+      await page.locator('#city-search').press('Enter');
       await page.waitForURL('**/fr/montreal/');
       // A city with no French pages opens in English.
       await page.goto(`${env.site.url}/fr/`);
-      await page.getByLabel(fr.home.searchLabel).fill('Vancover');
-      await page.getByLabel(fr.home.searchLabel).press('Enter');
+      await page.locator('#city-search').fill('Vancover');
+      await page.locator('#city-search').press('Enter');
       await page.waitForURL('**/vancouver/');
       expect(errors).toEqual([]);
       await context.close();
@@ -279,8 +284,8 @@ describe('finding a city, in Chromium', () => {
     expect(await page.locator('h1:visible').textContent()).toBe('Page not found');
     expect(await axeViolations(page, '404 page')).toEqual([]);
     // Its search works as the home page's.
-    await page.getByLabel(en.home.searchLabel).fill('calgray');
-    await page.getByLabel(en.home.searchLabel).press('Enter');
+    await page.locator('#not-found-search').fill('calgray');
+    await page.locator('#not-found-search').press('Enter');
     await page.waitForURL('**/calgary/');
 
     await page.goto(`${env.site.url}/torono/`);
