@@ -185,7 +185,7 @@ describe('home page', () => {
   });
 
   it('finds a city: a search field, the province pages and every city on the sitemap', () => {
-    const form = root.querySelector('form[data-city-search]');
+    const form = root.querySelector('.city-finder form[data-city-search]');
     expect(form?.getAttribute('action')).toBe('/sitemap/');
     expect(form?.querySelector('input[type=search][name=city]')).not.toBeNull();
     expect(text(form?.querySelector('label'))).toBe('Find your city');
