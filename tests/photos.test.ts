@@ -221,6 +221,8 @@ describe('owner photos', () => {
     const assets = { css: '', js: '', cityIndex: '', fonts: [], photos: plan };
     const french = site.languages.get('fr');
     expect(french).toBeDefined();
+    // The French site holds its own settings (the owner's French hours and promise), read at load.
+    if (french) french.settings.photos = photos;
     const pages = buildPages(site);
     const about = pages.find((p) => p.path === '/fr/a-propos/');
     expect(about).toBeDefined();
