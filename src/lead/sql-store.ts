@@ -178,24 +178,11 @@ export class SqlLeadStore implements LeadStore {
   async waiting(
     options: { limit?: number; after?: WaitingCursor; dueBy?: string } = {},
   ): Promise<WaitingLead[]> {
-    const where = ["state = 'waiting'"];
-    const params: unknown[] = [];
-    if (options.after) {
-      // A row value, as for the dead letters: the index read from the cursor on.
-      where.push('(received_at, submission_id) > (?, ?)');
-      params.push(options.after.receivedAt, options.after.submissionId);
-    }
-    if (options.dueBy) {
-      where.push('next_attempt_at <= ?');
-      params.push(options.dueBy);
-    }
-    const limit =
-      options.limit === undefined ? '' : ` LIMIT ${Math.max(0, Math.floor(options.limit))}`;
-    const { rows } = await this.query(
-      `SELECT ${LEAD_COLUMNS} FROM leads WHERE ${where.join(' AND ')}
-       ORDER BY received_at, submission_id${limit}`,
-      params,
-    );
+    const rows = await this.page('waiting', 'received_at', {
+      after: options.after && [options.after.receivedAt, options.after.submissionId],
+      bound: options.dueBy === undefined ? undefined : ['next_attempt_at <= ?', options.dueBy],
+      limit: options.limit,
+    });
     return rows.map(waitingOf).filter((e): e is WaitingLead => e !== null);
   }
 
@@ -249,26 +236,42 @@ export class SqlLeadStore implements LeadStore {
   async dead(
     options: { limit?: number; after?: DeadCursor; diedBefore?: string } = {},
   ): Promise<DeadLetter[]> {
-    const where = ["state = 'dead'"];
+    const rows = await this.page('dead', 'done_at', {
+      after: options.after && [options.after.deadAt, options.after.submissionId],
+      bound: options.diedBefore === undefined ? undefined : ['done_at < ?', options.diedBefore],
+      limit: options.limit,
+    });
+    return rows.map(deadOf).filter((e): e is DeadLetter => e !== null);
+  }
+
+  /**
+   * One page of the leads in a state, in the order of `column` then submission id, from a cursor
+   * on: a row value, so that both engines read the index from there on (an OR of the two made
+   * SQLite read it from its start on every page).
+   */
+  private async page(
+    state: 'waiting' | 'dead',
+    column: 'received_at' | 'done_at',
+    options: { after?: [string, string]; bound?: [string, string]; limit?: number },
+  ) {
+    const where = [`state = '${state}'`];
     const params: unknown[] = [];
     if (options.after) {
-      // A row value: both engines read the index from there on (an OR of the two made SQLite
-      // read it from its start on every page).
-      where.push('(done_at, submission_id) > (?, ?)');
-      params.push(options.after.deadAt, options.after.submissionId);
+      where.push(`(${column}, submission_id) > (?, ?)`);
+      params.push(...options.after);
     }
-    if (options.diedBefore) {
-      where.push('done_at < ?');
-      params.push(options.diedBefore);
+    if (options.bound) {
+      where.push(options.bound[0]);
+      params.push(options.bound[1]);
     }
     const limit =
       options.limit === undefined ? '' : ` LIMIT ${Math.max(0, Math.floor(options.limit))}`;
     const { rows } = await this.query(
       `SELECT ${LEAD_COLUMNS} FROM leads WHERE ${where.join(' AND ')}
-       ORDER BY done_at, submission_id${limit}`,
+       ORDER BY ${column}, submission_id${limit}`,
       params,
     );
-    return rows.map(deadOf).filter((e): e is DeadLetter => e !== null);
+    return rows;
   }
 
   async deadCount(diedBefore: string): Promise<number> {
