@@ -1,11 +1,9 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeCrm } from '../fake-crm.js';
 import { tempDir } from '../helpers.js';
 import { sampleClaim } from './sample.js';
-import { readStore, startServe } from './serve-process.js';
+import { readStore, startServe, startWebhook } from './serve-process.js';
 
 /**
  * GoHighLevel's refusals echo what they were sent, and not only as the visitor typed it: the
@@ -46,19 +44,9 @@ const until = async (what: string, check: () => Promise<boolean> | boolean, ms =
 
 describe('the CRM quoting the person', () => {
   it('puts no form of them in any log line or alert: status, cited fields and a digest only', async () => {
-    const alerts: string[] = [];
-    const hook = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => {
-        body += c;
-      });
-      req.on('end', () => {
-        alerts.push(body);
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    cleanup.push(() => new Promise((r) => hook.close(r)));
+    const hook = await startWebhook();
+    cleanup.push(hook.close);
+    const alerts = hook.bodies;
     const crm = await startFakeCrm({ api: 'v2', quote: FORMS });
     cleanup.push(() => crm.close());
     const db = path.join(await tempDir(), 'leads.db');
@@ -70,7 +58,7 @@ describe('the CRM quoting the person', () => {
         LEAD_OUTBOX_PATH: db,
         LEAD_RETRY_INTERVAL_MS: '200',
         LEAD_ALERT_AFTER_MS: '1',
-        LEAD_ALERT_WEBHOOK: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`,
+        LEAD_ALERT_WEBHOOK: hook.url,
       },
     });
     cleanup.push(() => s.stop());

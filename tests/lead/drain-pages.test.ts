@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { Agent, createServer, get } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, get } from 'node:http';
 import path from 'node:path';
 import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
 import { sampleClaim } from './sample.js';
-import { readStore, startServe } from './serve-process.js';
+import { readStore, startServe, startWebhook } from './serve-process.js';
 
 /**
  * A drain reads the dead letters and the waiting leads a page at a time, the server answering
@@ -60,19 +59,9 @@ function page(url: string, agent: Agent): Promise<number> {
 
 describe('a drain over 100,000 dead letters', () => {
   it('stalls no page past 50 ms (p99) and does not hold them all in memory', async () => {
-    const alerts: string[] = [];
-    const hook = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => {
-        body += c;
-      });
-      req.on('end', () => {
-        alerts.push(body);
-        res.end();
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    cleanup.push(() => new Promise((r) => hook.close(r)));
+    const hook = await startWebhook();
+    cleanup.push(hook.close);
+    const alerts = hook.bodies;
     const db = path.join(await tempDir(), 'leads.db');
     // Dead 28 days ago: each pass reads every one, to tell the owner they go within 3 days.
     await bury(db, 100_000, Date.now() - 28 * DAY_MS);
@@ -84,7 +73,7 @@ describe('a drain over 100,000 dead letters', () => {
         GHL_TOKEN: '',
         LEAD_OUTBOX_PATH: db,
         LEAD_RETRY_INTERVAL_MS: '1000',
-        LEAD_ALERT_WEBHOOK: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`,
+        LEAD_ALERT_WEBHOOK: hook.url,
       },
     });
     cleanup.push(() => s.stop());

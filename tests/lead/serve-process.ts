@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BIN } from '../helpers.js';
 
 export const ORIGIN = 'https://www.claimright.ca';
@@ -109,4 +111,30 @@ export async function readStore<T>(
   } finally {
     await store.close();
   }
+}
+
+/** The owner's alert webhook on loopback: every body it was sent, and each body's `text`. */
+export async function startWebhook(): Promise<{
+  url: string;
+  bodies: string[];
+  texts: string[];
+  close: () => Promise<void>;
+}> {
+  const bodies: string[] = [];
+  const texts: string[] = [];
+  const hook = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    bodies.push(body);
+    texts.push(String(JSON.parse(body).text));
+    res.writeHead(200).end('ok');
+  });
+  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`,
+    bodies,
+    texts,
+    close: () => new Promise<void>((r) => hook.close(() => r())),
+  };
 }

@@ -2,15 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_HARMED } from '../../src/lead/health.js';
 import { startFakeCrm } from '../fake-crm.js';
 import { FIXTURE_DATA, runCli, runCliAsync, tempDir } from '../helpers.js';
 import { sampleClaim } from './sample.js';
-import { readStore, type ServeProcess, startServe } from './serve-process.js';
+import { readStore, type ServeProcess, startServe, startWebhook } from './serve-process.js';
 
 /**
  * The store's files harmed under a running `claimsite serve` (an operator's mistake, a cleanup
@@ -38,16 +36,9 @@ async function serve(env: Record<string, string>): Promise<ServeProcess> {
 
 /** The owner's alert webhook: every text it was sent. */
 async function webhook(): Promise<{ url: string; texts: string[] }> {
-  const texts: string[] = [];
-  const hook: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    texts.push(JSON.parse(Buffer.concat(chunks).toString('utf8')).text);
-    res.writeHead(200).end();
-  });
-  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-  cleanup.push(() => new Promise((r) => hook.close(r)));
-  return { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, texts };
+  const hook = await startWebhook();
+  cleanup.push(hook.close);
+  return hook;
 }
 
 let people = 0;
