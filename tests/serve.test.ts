@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -356,6 +356,24 @@ describe('claimsite serve', () => {
     const image = await get(base, '/files/map.gif', 'GET', { 'Accept-Encoding': 'br' });
     expect(image.headers['content-encoding']).toBeUndefined();
     expect(image.headers.vary).toBeUndefined();
+  });
+
+  it('sends a page replaced under it (renamed into place, as a build does) within a second, with its new length and ETag', async () => {
+    const page = path.join(dist, 'about/index.html');
+    const before = await get(base, '/about/');
+    expect(before.status).toBe(200);
+    const next = before.body.replace('</body>', '<p>replaced</p></body>');
+    await writeFile(`${page}.tmp`, next);
+    await rename(`${page}.tmp`, page);
+    // A look is trusted for a second (file-index.ts): then the new file, whole.
+    await new Promise((r) => setTimeout(r, 1100));
+    const after = await get(base, '/about/');
+    expect(after.body).toBe(next);
+    expect(Number(after.headers['content-length'])).toBe(Buffer.byteLength(next));
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    await rm(page);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await get(base, '/about/')).status).toBe(404);
   });
 
   it('sends the types of a maintained table: .mjs, .webmanifest, .pdf, .gif and the rest', async () => {

@@ -16,6 +16,8 @@ export interface KnownFile {
   size: number;
   mtime: Date;
   body?: Buffer;
+  /** Its whole answer's headers, by the `_headers` rules' map they were made with (send-file.ts). */
+  answers?: WeakMap<ReadonlyMap<string, string>, string[]>;
 }
 
 /** A file up to this size is kept in memory once read, while the files kept stay under KEPT_TOTAL. */
@@ -27,13 +29,20 @@ const KEPT_TOTAL = 64 * 1024 * 1024;
  * its file (an `lstat` a path segment made `serve` answer 0.65 of sirv's requests a second).
  * Only regular files reached through real folders are listed: a path with a symbolic link on
  * it, or one not listed (a file added since), is asked of `check` (the segment-by-segment look of
- * static.ts), so a link is judged as before. A listed file costs one `lstat` a look (a file
- * replaced, by a build's rename or by a link, is judged again and read again; one gone is no
- * file), and the folder is listed again when it is another folder (a deploy swapping a link to
- * it), looked at once a second. Not fs.watch: on Linux, Node 20's recursive watch polls every file with a stat of its
- * own, which cost more than the lookups it saved.
+ * static.ts), so a link is judged as before. A listed file is looked at again (one `lstat`) when
+ * `trustMs` has passed since its last look: a second by default, as sirv trusts its files for
+ * good and that one `lstat` a request still cost `serve` a sixth of its time; 0 in watch mode,
+ * where a rebuild's files must be seen at once. A file replaced, by a build's rename or by a
+ * link, is judged again and read again; one gone is no file. The folder is listed again when it
+ * is another folder (a deploy swapping a link to it), looked at once a second. Not fs.watch: on
+ * Linux, Node 20's recursive watch polls every file with a stat of its own, which cost more
+ * than the lookups it saved.
  */
-export function fileIndex(root: string, check: (rel: string) => boolean): FileIndex {
+export function fileIndex(
+  root: string,
+  check: (rel: string) => boolean,
+  trustMs = RECHECK_MS,
+): FileIndex {
   let files = new Set<string>();
   let known = new Map<string, Kept>();
   let kept = 0;
@@ -53,15 +62,19 @@ export function fileIndex(root: string, check: (rel: string) => boolean): FileIn
     return now;
   };
   /**
-   * A listed file as it is now: one `lstat` of it, no more. The same file as when it was read
+   * A listed file as it is now, looked at within `trustMs`: one `lstat` of it, no more. The same file as when it was read
    * (inode, size, time) is trusted as it was; another where it was is judged by `check` first
    * (a folder on its way may have become a link), and read again.
    */
   const validated = (rel: string, now: number): Kept | null => {
-    const info = lstatSync(path.join(root, rel), { throwIfNoEntry: false });
     const entry = known.get(rel);
+    if (entry && now - entry.at < trustMs) return entry;
+    const info = lstatSync(path.join(root, rel), { throwIfNoEntry: false });
     const stamp = info?.isFile() ? `${info.ino}:${info.size}:${info.mtimeMs}` : '';
-    if (entry && entry.stamp === stamp) return entry;
+    if (entry && entry.stamp === stamp) {
+      entry.at = now;
+      return entry;
+    }
     kept -= entry?.file?.body?.length ?? 0;
     known.delete(rel);
     if (!info || !stamp || (entry && !check(rel))) {
@@ -75,6 +88,8 @@ export function fileIndex(root: string, check: (rel: string) => boolean): FileIn
     known.set(rel, next);
     return next;
   };
+  // Listed now, as sirv lists its folder when it starts: not on the first visitor's request.
+  fresh();
   return {
     isFile(rel) {
       const now = fresh();
@@ -89,6 +104,7 @@ export function fileIndex(root: string, check: (rel: string) => boolean): FileIn
 }
 
 interface Kept {
+  /** When it was last looked at. */
   at: number;
   stamp: string;
   file: KnownFile | null;

@@ -19,15 +19,20 @@ export const MAX_DEPTH = 16;
  * allowed (HTTP/1.0; Node itself answers an HTTP/1.1 request without one with 400).
  */
 export function validHost(host: string | undefined): boolean {
-  if (host === undefined) return true;
+  if (host === undefined || host === lastGood) return true;
   if (host.length > 261 || !HOST.test(host)) return false;
   try {
     // What the lead endpoint's adapter makes of it: a URL, or a 500 before this check.
-    return new URL(`http://${host}/`).host !== '';
+    if (new URL(`http://${host}/`).host === '') return false;
   } catch {
     return false;
   }
+  lastGood = host;
+  return true;
 }
+
+/** The last Host found good: a site's requests name the same one, checked once, not each time. */
+let lastGood: string | undefined;
 
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_~-][A-Za-z0-9._~-]*)(?::\d{1,5})?$/;
 

@@ -24,8 +24,8 @@ export interface FileAnswer {
   /** The file, relative to root, forward slashes. */
   rel: string;
   status: 200 | 404;
-  /** The `_headers` rules' headers for the request. */
-  headers: Map<string, string>;
+  /** The `_headers` rules' headers for the request: the same map for the same path and rules. */
+  headers: ReadonlyMap<string, string>;
   inject?: string;
   /** Whether a path relative to root is a file that may be served (see createStaticHandler). */
   isFile: (rel: string) => boolean;
@@ -48,41 +48,29 @@ export async function sendFile(
   answer: FileAnswer,
 ): Promise<void> {
   const { root, rel, status, inject } = answer;
-  // The hosts' default: every answer is revalidated unless a rule says otherwise.
-  const headers: Record<string, string> = {
-    'Cache-Control': 'public, max-age=0, must-revalidate',
-    'Content-Type': contentType(rel),
-    ...Object.fromEntries(answer.headers),
-  };
   if (inject && rel.endsWith('.html')) {
     const html = (await readFile(path.join(root, rel), 'utf8')).replace(
       '</body>',
       `${inject}</body>`,
     );
     res.writeHead(status, {
-      ...headers,
+      ...baseHeaders(rel, answer.headers, null),
       'Content-Length': Buffer.byteLength(html),
       'Cache-Control': 'no-store',
     });
     res.end(req.method === 'HEAD' ? undefined : html);
     return;
   }
-  let sent = rel;
-  if (isCompressible(rel)) {
-    headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
-    const form = encodingFor(req, rel, answer.isFile);
-    if (form) {
-      sent = rel + form.suffix;
-      headers['Content-Encoding'] = form.name;
-    }
-  }
-  res.statusCode = status;
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  const form = isCompressible(rel) ? encodingFor(req, rel, answer.isFile) : null;
+  const sent = form ? rel + form.suffix : rel;
   const ok = status === 200;
   if (ok && plainGet(req)) {
     const info = answer.known?.(sent);
-    if (info) return sendKnown(req, res, path.join(root, sent), info);
+    if (info) return sendKnown(req, res, path.join(root, sent), info, answer.headers, rel, form);
   }
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(baseHeaders(rel, answer.headers, form)))
+    res.setHeader(name, value);
   await new Promise<void>((resolve) => {
     send(req, `/${sent.split('/').map(encodeURIComponent).join('/')}`, {
       root,
@@ -132,11 +120,11 @@ function sendKnown(
   res: ServerResponse,
   file: string,
   info: KnownFile,
+  rules: ReadonlyMap<string, string>,
+  rel: string,
+  form: Form | null,
 ): Promise<void> {
-  res.setHeader('Accept-Ranges', 'bytes');
-  res.setHeader('Last-Modified', info.mtime.toUTCString());
-  res.setHeader('ETag', `W/"${info.size.toString(16)}-${info.mtime.getTime().toString(16)}"`);
-  res.setHeader('Content-Length', info.size);
+  res.writeHead(200, answerHeaders(info, rules, rel, form));
   if (req.method === 'HEAD' || info.body) {
     res.end(req.method === 'HEAD' ? undefined : info.body);
     return Promise.resolve();
@@ -156,6 +144,53 @@ function sendKnown(
   });
 }
 
+type Form = (typeof ENCODINGS)[number];
+
+/**
+ * An answer's headers before the file's own: the hosts' default (every answer revalidated unless
+ * a rule says otherwise), its type, the `_headers` rules', and of a compressible file
+ * `Vary: Accept-Encoding` (so that a cache keeps its forms apart) and the form sent.
+ */
+function baseHeaders(
+  rel: string,
+  rules: ReadonlyMap<string, string>,
+  form: Form | null,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Cache-Control': 'public, max-age=0, must-revalidate',
+    'Content-Type': contentType(rel),
+    ...Object.fromEntries(rules),
+  };
+  if (isCompressible(rel))
+    headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
+  if (form) headers['Content-Encoding'] = form.name;
+  return headers;
+}
+
+/**
+ * The headers of a whole file's answer, as sendFile builds them for `send` plus what `send` adds
+ * (weak ETag of size and time, Last-Modified, Accept-Ranges), made once for a file as it was
+ * read and the `_headers` rules of its path, and kept with the file: the same bytes each time.
+ */
+function answerHeaders(
+  info: KnownFile,
+  rules: ReadonlyMap<string, string>,
+  rel: string,
+  form: Form | null,
+): string[] {
+  const kept = info.answers?.get(rules);
+  if (kept) return kept;
+  const headers: Record<string, string | number> = baseHeaders(rel, rules, form);
+  headers['Accept-Ranges'] = 'bytes';
+  headers['Last-Modified'] = info.mtime.toUTCString();
+  headers.ETag = `W/"${info.size.toString(16)}-${info.mtime.getTime().toString(16)}"`;
+  headers['Content-Length'] = info.size;
+  const flat = Object.entries(headers).flatMap(([name, value]) => [name, String(value)]);
+  info.answers ??= new WeakMap();
+  info.answers.set(rules, flat);
+  return flat;
+}
+
 /**
  * The compressed form to send of `rel`: the one the request's Accept-Encoding weighs most (brotli
  * first between equals) among those written beside it; null for the file as it is.
@@ -164,19 +199,40 @@ function encodingFor(
   req: IncomingMessage,
   rel: string,
   isFile: (rel: string) => boolean,
-): (typeof ENCODINGS)[number] | null {
-  if (!req.headers['accept-encoding']) return null;
-  const negotiator = new Negotiator(req);
-  let names = ENCODING_NAMES;
-  // Most requests find their first choice there: one look. Else the next best of those there.
-  for (;;) {
-    const chosen = negotiator.encoding(names, { preferred: names });
-    const form = ENCODINGS.find((e) => e.name === chosen);
-    if (!form) return null;
+): Form | null {
+  const accepted = req.headers['accept-encoding'];
+  if (!accepted) return null;
+  for (const form of preferenceOf(accepted)) {
+    if (form === null) return null;
     if (isFile(rel + form.suffix)) return form;
+  }
+  return null;
+}
+
+/**
+ * The forms an Accept-Encoding takes, best first, up to `identity` (null) or the last one it
+ * takes: worked out once for a header (browsers send a handful of them), not once a request.
+ */
+function preferenceOf(accepted: string): readonly (Form | null)[] {
+  const known = preferences.get(accepted);
+  if (known) return known;
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': accepted } });
+  const order: (Form | null)[] = [];
+  for (let names = ENCODING_NAMES; ; ) {
+    const chosen = negotiator.encoding(names, { preferred: names });
+    const form = ENCODINGS.find((e) => e.name === chosen) ?? null;
+    order.push(form);
+    if (!form) break;
     names = names.filter((n) => n !== chosen);
   }
+  // The header is the client's to choose: the table is emptied when it holds too many.
+  if (preferences.size >= KNOWN_HEADERS) preferences.clear();
+  preferences.set(accepted, order);
+  return order;
 }
+
+const preferences = new Map<string, readonly (Form | null)[]>();
+const KNOWN_HEADERS = 1000;
 
 const ENCODING_NAMES = [...ENCODINGS.map((e) => e.name), 'identity'];
 

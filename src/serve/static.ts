@@ -64,7 +64,8 @@ export function createStaticHandler(dir: string, options: StaticOptions = {}) {
   const fixed = slashed(typeof given === 'function' ? '/' : given);
   const baseNow = typeof given === 'function' ? () => slashed(given()) : () => fixed;
   const headerRules = cachedHeaderRules(path.join(root, '_headers'));
-  const index = fileIndex(root, insideRoot(root));
+  // Watch mode (a script injected) sees a rebuild's files at once; a served site trusts a look for a second.
+  const index = fileIndex(root, insideRoot(root), options.inject ? 0 : undefined);
   const inside = (rel: string) => index.isFile(rel);
   const ruleHeaders = headersCache();
   const isFile = (rel: string) => !HOST_CONFIG.has(rel) && servableRel(rel) && inside(rel);
@@ -137,8 +138,10 @@ function headersCache() {
       byPath = new Map();
     }
     const key = `${rawPath}\n${sitePath}`;
+    // The same map for the same path, never changed once made: the answer's headers built from
+    // it are kept with it (see send-file.ts).
     const known = byPath.get(key);
-    if (known) return new Map(known);
+    if (known) return known;
     const headers = headersFor(rules, rawPath);
     if (base !== '/') {
       const inside = rawPath.startsWith(base) ? rawPath.slice(base.length - 1) : sitePath;
@@ -147,7 +150,7 @@ function headersCache() {
       }
     }
     byPath.set(key, headers);
-    return new Map(headers);
+    return headers;
   };
 }
 
