@@ -57,10 +57,15 @@ export function placeholderValues(
   lang: 'en' | 'fr' = 'en',
 ): PlaceholderValues {
   const officer = settings.privacyOfficer;
+  // French pages: the owner's French words where given (src/i18n/french.ts), never an English promise.
+  const own = lang === 'fr' ? (settings.fr ?? {}) : settings;
   return {
     siteName: settings.siteName,
     phone: format.phone(phone),
-    email: settings.email,
+    email: own.email ?? settings.email,
+    officeHours: own.officeHours ?? settings.officeHours,
+    emergencyHours: own.emergencyHours ?? settings.emergencyHours,
+    responsePromise: own.responsePromise ?? '',
     privacyEmail: settings.privacyEmail,
     region: region.name,
     inRegion: region.in,

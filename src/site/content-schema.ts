@@ -132,7 +132,7 @@ export const quebecSchema = z.strictObject({
     'Whatever damaged your home or business, a claims adjuster certified by the Autorité des marchés financiers can take the claim off your hands, from the first inspection to the final cheque. The fee is set in a written contract: a percentage of the indemnity or an hourly rate.',
   ),
   /** The line under the claim form's buttons. */
-  formNote: text.default('Free and confidential. We respond within 24 hours.'),
+  formNote: text.default('Free and confidential. {responsePromise}'),
   /** Search snippets of a city's pages that elsewhere promise the fee; `{city}`: "Montreal, QC". */
   descriptions: z
     .strictObject({

@@ -3,6 +3,9 @@
  * site.json when the site is loaded, so a change of name, number or address is one edit there
  * and never a hunt through content files. `{region}` and `{inRegion}` are where the firm works:
  * "Canada" and "in Canada", or its service area's ("Alberta", "in Alberta"; src/i18n/region.ts).
+ * `{officeHours}`, `{emergencyHours}` and `{responsePromise}` are the settings as each language
+ * writes them; `{responsePromise}` is a sentence of its own, and where none is set it is left
+ * out with the space before it: the site promises no time but the owner's.
  */
 export const SITE_PLACEHOLDERS = [
   'siteName',
@@ -12,12 +15,18 @@ export const SITE_PLACEHOLDERS = [
   'region',
   'inRegion',
   'privacyOfficer',
+  'officeHours',
+  'emergencyHours',
+  'responsePromise',
 ] as const;
 export type SitePlaceholder = (typeof SITE_PLACEHOLDERS)[number];
 
 export type PlaceholderValues = Readonly<Record<SitePlaceholder, string>>;
 
-const PATTERN = new RegExp(`\\{(${SITE_PLACEHOLDERS.join('|')})\\}`, 'g');
+// The space before a placeholder is taken with it, and put back unless its value is empty.
+const PATTERN = new RegExp(`(\\s?)\\{(${SITE_PLACEHOLDERS.join('|')})\\}`, 'g');
+
+const filled = (space: string, value: string) => (value === '' ? '' : space + value);
 
 /** Whether a `{name}` is one of the site's (and so may stand in any text). */
 export const isSitePlaceholder = (name: string): name is SitePlaceholder =>
@@ -26,7 +35,9 @@ export const isSitePlaceholder = (name: string): name is SitePlaceholder =>
 /** `text` with the site's placeholders filled; other `{names}` are left for the templates. */
 export function fillSite(text: string, values: PlaceholderValues): string {
   return text.includes('{')
-    ? text.replace(PATTERN, (_, name: SitePlaceholder) => values[name])
+    ? text.replace(PATTERN, (_, space: string, name: SitePlaceholder) =>
+        filled(space, values[name]),
+      )
     : text;
 }
 
@@ -43,7 +54,13 @@ export function fillDeep<T>(value: T, values: PlaceholderValues): T {
 }
 
 /** The placeholders no template fills: always filled when the site is loaded. */
-const FILLED_AT_LOAD: ReadonlySet<SitePlaceholder> = new Set(['region', 'inRegion']);
+const FILLED_AT_LOAD: ReadonlySet<SitePlaceholder> = new Set([
+  'region',
+  'inRegion',
+  'officeHours',
+  'emergencyHours',
+  'responsePromise',
+]);
 
 /**
  * A catalogue's texts with the site's placeholders filled, but those the bundled English text
@@ -52,8 +69,8 @@ const FILLED_AT_LOAD: ReadonlySet<SitePlaceholder> = new Set(['region', 'inRegio
 export function fillCatalogueTexts<T>(value: T, reference: unknown, values: PlaceholderValues): T {
   if (typeof value === 'string') {
     const own = typeof reference === 'string' ? reference : '';
-    return value.replace(PATTERN, (whole, name: SitePlaceholder) =>
-      own.includes(whole) && !FILLED_AT_LOAD.has(name) ? whole : values[name],
+    return value.replace(PATTERN, (whole, space: string, name: SitePlaceholder) =>
+      own.includes(`{${name}}`) && !FILLED_AT_LOAD.has(name) ? whole : filled(space, values[name]),
     ) as T;
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {

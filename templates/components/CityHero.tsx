@@ -59,16 +59,19 @@ export function CityHero({
   );
 }
 
-/** The same three promises on every page with a hero form: rendered once per build. */
+/** The same promises on every page with a hero form: rendered once per build. */
 function Promises({ fee, t }: { fee: string; t: Strings }) {
   return (
     <ul className="promise-list">
       <li>
         <Icon name="check" size={20} /> {fee}
       </li>
-      <li>
-        <Icon name="check" size={20} /> {t.cityHero.promiseResponse}
-      </li>
+      {/* The owner's promise (site.json responsePromise), a sentence set here as a point; none set, no point. */}
+      {t.cityHero.promiseResponse && (
+        <li>
+          <Icon name="check" size={20} /> {t.cityHero.promiseResponse.replace(/\.$/, '')}
+        </li>
+      )}
       <li>
         <Icon name="check" size={20} /> {t.cityHero.promiseTimeline}
       </li>
