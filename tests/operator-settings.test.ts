@@ -129,6 +129,71 @@ describe("the operator's settings", () => {
   });
 });
 
+describe('the response time, from site.json alone', () => {
+  const text = async (data: string, path: string) =>
+    ((await render(data, path)).querySelector('main')?.textContent ?? '').replace(/\s+/g, ' ');
+  // A page of each kind that says when the firm answers: the hero and the form's note, the
+  // contact page, the FAQ, the About page, a guide.
+  const PAGES = [
+    '/',
+    '/toronto/',
+    '/contact/',
+    '/faq/',
+    '/about/',
+    '/blog/basement-flood-first-steps/',
+  ];
+  const FRENCH = ['/fr/', '/fr/montreal/', '/fr/nous-joindre/', '/fr/faq/', '/fr/a-propos/'];
+
+  it("says the bundled promise in each language's words, and the hours and e-mail French pages give", async () => {
+    for (const path of PAGES)
+      expect(await text(BUNDLED_DATA, path), path).toContain(
+        'A team member or adjuster responds within 24 hours.',
+      );
+    for (const path of FRENCH)
+      expect(await text(BUNDLED_DATA, path), path).toContain(
+        'Un membre de notre équipe ou un expert en sinistre vous répond dans les 24 heures.',
+      );
+    const contact = await text(BUNDLED_DATA, '/fr/nous-joindre/');
+    expect(contact).toContain("du lundi au vendredi, de 9 h à 20 h (heure de l'Est)");
+    expect(contact).toContain('aide@claimright.ca');
+    expect(contact).not.toContain('Mon-Fri');
+    expect(contact).not.toContain('help@claimright.ca');
+    expect(await text(BUNDLED_DATA, '/fr/faq/')).toContain(
+      "Nos heures de bureau : du lundi au vendredi, de 9 h à 20 h (heure de l'Est).",
+    );
+  });
+
+  it('changes everywhere with the setting, and without one no page promises a time', async () => {
+    const { data } = await dataCopy(BUNDLED_DATA);
+    await editJson(data, 'site.json', (s: Settings) => {
+      s.responsePromise = 'We call you back the same day.';
+      s.officeHours = 'Mon-Fri 8am-6pm EST';
+      s.fr = { responsePromise: 'Nous vous rappelons le jour même.' };
+    });
+    for (const path of PAGES) {
+      const main = await text(data, path);
+      expect(main, path).toContain('We call you back the same day');
+      expect(main, path).not.toMatch(/within 24 hours|9am-8pm/);
+    }
+    expect(await text(data, '/faq/')).toContain('Office hours are Mon-Fri 8am-6pm EST.');
+    for (const path of FRENCH) {
+      const main = await text(data, path);
+      expect(main, path).toContain('Nous vous rappelons le jour même');
+      expect(main, path).not.toContain('dans les 24 heures');
+    }
+    await editJson(data, 'site.json', (s: Settings) => {
+      delete s.responsePromise;
+      delete s.fr;
+    });
+    for (const path of [...PAGES, ...FRENCH]) {
+      const main = await text(data, path);
+      expect(main, path).not.toMatch(/within 24 hours|We call you back|dans les 24 heures/);
+      // The sentence left out leaves no gap and no stray placeholder.
+      expect(main, path).not.toMatch(/\{responsePromise\}| \./);
+    }
+  });
+});
+
 describe("the property's address", () => {
   it('takes a postal code in any case or spacing, and refuses what is not one', () => {
     expect(claimSchema.parse(sampleClaim({ postalCode: ' k1a0b1 ' })).postalCode).toBe('K1A 0B1');
