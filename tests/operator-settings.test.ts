@@ -158,6 +158,10 @@ describe('the response time, from site.json alone', () => {
     expect(contact).toContain('aide@claimright.ca');
     expect(contact).not.toContain('Mon-Fri');
     expect(contact).not.toContain('help@claimright.ca');
+    // No testimonial in French: no heading, strip or pause button for one on the About page.
+    const strip = '#testimonials-title, [data-carousel]';
+    expect((await render(BUNDLED_DATA, '/about/')).querySelectorAll(strip).length).toBe(2);
+    expect((await render(BUNDLED_DATA, '/fr/a-propos/')).querySelectorAll(strip).length).toBe(0);
     expect(await text(BUNDLED_DATA, '/fr/faq/')).toContain(
       "Nos heures de bureau : du lundi au vendredi, de 9 h à 20 h (heure de l'Est).",
     );

@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLED_DATA } from '../helpers.js';
 import { launchBrowser, openPage, type Page, type Site, startSite } from './harness.js';
+import { gridProblems, offColumn, runsOfOneGround } from './layout-measures.js';
 
 // The layout as a visitor sees it, measured in Chromium on the bundled site, English and French.
 const env = {} as { browser: Browser; site: Site };
@@ -142,95 +143,6 @@ describe('no empty hero half (1280)', () => {
 });
 
 /**
- * Every grid of cards on the page: lined up with its section's heading (no stray list padding),
- * its rows full or its last one centred, and the cards of a row of one height.
- */
-async function gridProblems(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    const grids = [...document.querySelectorAll('main ul, main ol, main dl')].filter((g) => {
-      const d = getComputedStyle(g).display;
-      return (
-        (d === 'grid' || d === 'flex') &&
-        g.children.length > 1 &&
-        !g.closest('form, [data-carousel], nav')
-      );
-    });
-    for (const g of grids) {
-      const name = `${g.tagName.toLowerCase()}.${[...g.classList].join('.')}`;
-      const box = g.getBoundingClientRect();
-      if (box.width === 0) continue;
-      const cs = getComputedStyle(g);
-      const inner = {
-        left: box.left + Number.parseFloat(cs.paddingLeft),
-        right: box.right - Number.parseFloat(cs.paddingRight),
-      };
-      // Lined up with the section's heading.
-      const section = g.closest('section');
-      const heading = [...(section?.querySelectorAll('h2') ?? [])].find((h) => !g.contains(h));
-      if (heading) {
-        const h = heading.getBoundingClientRect();
-        if (Math.abs(h.left - inner.left) > 1)
-          out.push(
-            `${name}: starts at ${Math.round(inner.left)}, its heading at ${Math.round(h.left)}`,
-          );
-      }
-      const items = [...g.children].map((c) => c.getBoundingClientRect()).filter((r) => r.width);
-      const rows: DOMRect[][] = [];
-      for (const r of items) {
-        const row = rows.find((x) => Math.abs((x[0]?.top ?? 0) - r.top) < 2);
-        if (row) row.push(r);
-        else rows.push([r]);
-      }
-      const perRow = rows[0]?.length ?? 0;
-      // A grid of chips or links may wrap as its words do, and a list set in columns is no row
-      // of cards; a grid of cards (each with a border, a shadow or a ground) fills its rows.
-      const card = (el: Element): boolean => {
-        const c = getComputedStyle(el);
-        return (
-          Number.parseFloat(c.borderTopWidth) > 0 ||
-          c.boxShadow !== 'none' ||
-          c.backgroundColor !== 'rgba(0, 0, 0, 0)' ||
-          (el.firstElementChild !== null && el.children.length === 1 && card(el.firstElementChild))
-        );
-      };
-      if (cs.display !== 'grid' || !card(g.children[0] as Element)) continue;
-      rows.forEach((row, i) => {
-        const heights = row.map((r) => Math.round(r.height));
-        if (Math.max(...heights) - Math.min(...heights) > 1)
-          out.push(`${name}: row ${i + 1} has cards of heights ${heights.join(', ')}`);
-        if (i < rows.length - 1 && row.length !== perRow)
-          out.push(`${name}: row ${i + 1} has ${row.length} of ${perRow}`);
-      });
-      const last = rows.at(-1) ?? [];
-      if (rows.length > 1 && last.length < perRow) {
-        const before = (last[0]?.left ?? 0) - inner.left;
-        const after = inner.right - (last.at(-1)?.right ?? 0);
-        if (Math.abs(before - after) > 2)
-          out.push(`${name}: last row of ${last.length} (of ${perRow}) is not centred`);
-      }
-    }
-    return out;
-  });
-}
-
-describe('one grid (375 and 1280)', () => {
-  for (const width of [375, 1280]) {
-    it(`lines up, fills and evens every grid of cards at ${width} px`, async () => {
-      const { page, context } = await openPage(env.browser, width);
-      const found: string[] = [];
-      for (const path of [...FORM_PAGES, ...OTHER_PAGES]) {
-        await page.goto(`${env.site.url}${path}`);
-        await page.waitForLoadState('load');
-        found.push(...(await gridProblems(page)).map((f) => `${path}: ${f}`));
-      }
-      expect(found).toEqual([]);
-      await context.close();
-    });
-  }
-});
-
-/**
  * A page on a slow network arrives in pieces (a label may be cut in two), and Chromium paints what
  * it has between them. A server of the test's own sends each page 2 KB at a time, 120 ms apart
  * (its stylesheet at once, its script a second late); the layout shifts are the ones the browser
@@ -304,11 +216,68 @@ describe.each([
 
 const EVERY_PAGE = [...FORM_PAGES, ...OTHER_PAGES];
 
+/**
+ * Every page kind in both languages, for the measures of the layout: the pages above and a
+ * province, the national page, a city with its neighbourhoods, a guide, the privacy policy,
+ * and the French contact, services, FAQ, national, province and privacy pages.
+ */
+const LAYOUT_PAGES = [
+  ...EVERY_PAGE,
+  '/canada/',
+  '/canada/alberta/',
+  '/calgary/',
+  '/blog/basement-flood-first-steps/',
+  '/privacy/',
+  '/fr/canada/',
+  '/fr/canada/quebec/',
+  '/fr/nous-joindre/',
+  '/fr/services/',
+  '/fr/faq/',
+  '/fr/confidentialite/',
+];
+
+describe('no loose ends (375 and 1280)', () => {
+  for (const width of [375, 1280]) {
+    it(`fills, evens and lines up every grid at ${width} px: rows full or the last one at the grid's start, cards of a row one height, their links on one line, checklists in columns that divide them`, async () => {
+      const { page, context } = await openPage(env.browser, width);
+      const found: string[] = [];
+      for (const path of LAYOUT_PAGES) {
+        await page.goto(`${env.site.url}${path}`);
+        found.push(...(await gridProblems(page)).map((f) => `${path}: ${f}`));
+      }
+      expect(found).toEqual([]);
+      await context.close();
+    });
+
+    it(`keeps every container, grid and divider on the content column at ${width} px`, async () => {
+      const { page, context } = await openPage(env.browser, width);
+      const found: string[] = [];
+      for (const path of LAYOUT_PAGES) {
+        await page.goto(`${env.site.url}${path}`);
+        found.push(...(await offColumn(page)).map((f) => `${path}: ${f}`));
+      }
+      expect(found).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it("alternates the grounds of the main part's bands: no two of one ground in a row (1280)", async () => {
+    const { page, context } = await openPage(env.browser, 1280);
+    const found: string[] = [];
+    for (const path of LAYOUT_PAGES) {
+      await page.goto(`${env.site.url}${path}`);
+      found.push(...(await runsOfOneGround(page)).map((f) => `${path}: ${f}`));
+    }
+    expect(found).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the heading first on a phone (375)', () => {
   it('sets every H1 at least 1.5 times the size of the form title', async () => {
     const { page, context } = await openPage(env.browser, 375);
     const found: string[] = [];
-    for (const path of FORM_PAGES) {
+    for (const path of [...FORM_PAGES, '/calgary/', '/canada/', '/canada/alberta/']) {
       await page.goto(`${env.site.url}${path}`);
       const [h1, form] = await page.evaluate(() =>
         ['main h1', '#claim-form .form-title'].map((s) => {
@@ -387,7 +356,7 @@ describe('targets, measure and calls to action', () => {
     it(`makes every link and control at least 24 x 24 px at ${width} px`, async () => {
       const { page, context } = await openPage(env.browser, width);
       const found: string[] = [];
-      for (const path of EVERY_PAGE) {
+      for (const path of LAYOUT_PAGES) {
         await page.goto(`${env.site.url}${path}`);
         found.push(...(await smallTargets(page)).map((f) => `${path}: ${f}`));
       }
@@ -396,21 +365,23 @@ describe('targets, measure and calls to action', () => {
     });
   }
 
-  it('keeps every text block, lists included, at most 75 characters a line (1280)', async () => {
-    const { page, context } = await openPage(env.browser, 1280);
-    const found: string[] = [];
-    for (const path of [...EVERY_PAGE, '/calgary/', '/canada/alberta/']) {
-      await page.goto(`${env.site.url}${path}`);
-      found.push(...(await longLines(page)).map((f) => `${path}: ${f}`));
-    }
-    expect(found).toEqual([]);
-    await context.close();
-  });
+  for (const width of [375, 1280]) {
+    it(`keeps every text block, lists included, at most 75 characters a line (${width})`, async () => {
+      const { page, context } = await openPage(env.browser, width);
+      const found: string[] = [];
+      for (const path of LAYOUT_PAGES) {
+        await page.goto(`${env.site.url}${path}`);
+        found.push(...(await longLines(page)).map((f) => `${path}: ${f}`));
+      }
+      expect(found).toEqual([]);
+      await context.close();
+    });
+  }
 
   it('gives the calls to action of a page one width on a phone (375)', async () => {
     const { page, context } = await openPage(env.browser, 375);
     const found: string[] = [];
-    for (const path of EVERY_PAGE) {
+    for (const path of LAYOUT_PAGES) {
       await page.goto(`${env.site.url}${path}`);
       const widths = await page
         .locator('.hero-actions .button, .cta-actions .button')
@@ -429,7 +400,7 @@ describe('the city finder from anywhere', () => {
     it(`is in the menu of every page kind at ${width} px`, async () => {
       const { page, context, errors } = await openPage(env.browser, width);
       const found: string[] = [];
-      for (const path of EVERY_PAGE) {
+      for (const path of LAYOUT_PAGES) {
         await page.goto(`${env.site.url}${path}`);
         const toggle = page.locator('[data-menu-toggle]');
         if (await toggle.isVisible()) await toggle.click();
