@@ -95,6 +95,22 @@ describe("a city's page answers a homeowner's four questions", () => {
     }
   });
 
+  it("tells the province's permit rule where the city's own data has none", () => {
+    const brampton = site.bySlug.get('brampton');
+    if (!brampton) throw new Error('brampton');
+    const ontario = site.facts.provinces.get('ON')?.permits ?? [];
+    expect(ontario.length).toBeGreaterThan(0);
+    expect(cityAnswers(site.facts, brampton).permits).toEqual(ontario);
+    const read = answersOn(html('/brampton/'));
+    expect(read.get('permits')?.items[0]).toContain('Building Code Act');
+    // A city's own permit fact comes before the province's.
+    const toronto = site.bySlug.get('toronto');
+    if (!toronto) throw new Error('toronto');
+    expect(cityAnswers(site.facts, toronto).permits.map((f) => f.source.publisher)).toEqual([
+      'City of Toronto',
+    ]);
+  });
+
   it('does not count a call line alone, nor a neighbourhood fact, as the city offering help', () => {
     const toronto = site.bySlug.get('toronto');
     if (!toronto) throw new Error('toronto');

@@ -133,11 +133,11 @@ describe('a neighbourhood page earns indexing by claims substance', () => {
     expect(byPath.get('/mirabel/')?.canonical).toBe('/canada/quebec/');
     expect(byPath.get('/mirabel/public-adjusters/')?.canonical).toBe('/canada/quebec/');
     expect(byPath.get('/fr/mirabel/')?.canonical).toBe('/fr/canada/quebec/');
-    // Mississauga's valve permit taken away: its page no longer answers all four.
+    // Mississauga's lines to call taken away: its page no longer answers all four.
     expect(byPath.get('/mississauga/')?.sitemap).not.toBeNull();
     const { data } = await dataCopy(BUNDLED_DATA);
     await editJson(data, 'local-facts.json', (facts: Facts) => {
-      facts.mississauga = (facts.mississauga ?? []).filter((f) => f.topic !== 'permits');
+      facts.mississauga = (facts.mississauga ?? []).filter((f) => f.topic !== 'report');
     });
     const edited = pagesOf(await loadSite(data)).byPath;
     const mississauga = edited.get('/mississauga/');
