@@ -96,12 +96,12 @@ describe("a city's page answers a homeowner's four questions", () => {
   });
 
   it("tells the province's permit rule where the city's own data has none", () => {
-    const brampton = site.bySlug.get('brampton');
-    if (!brampton) throw new Error('brampton');
+    const hamilton = site.bySlug.get('hamilton');
+    if (!hamilton) throw new Error('hamilton');
     const ontario = site.facts.provinces.get('ON')?.permits ?? [];
     expect(ontario.length).toBeGreaterThan(0);
-    expect(cityAnswers(site.facts, brampton).permits).toEqual(ontario);
-    const read = answersOn(html('/brampton/'));
+    expect(cityAnswers(site.facts, hamilton).permits).toEqual(ontario);
+    const read = answersOn(html('/hamilton/'));
     expect(read.get('permits')?.items[0]).toContain('Building Code Act');
     // A city's own permit fact comes before the province's.
     const toronto = site.bySlug.get('toronto');
@@ -111,7 +111,7 @@ describe("a city's page answers a homeowner's four questions", () => {
     ]);
   });
 
-  it('does not count a call line alone, nor a neighbourhood fact, as the city offering help', () => {
+  it("does not count a call line alone, nor a neighbourhood's or a region's fact, as the city's own", () => {
     const toronto = site.bySlug.get('toronto');
     if (!toronto) throw new Error('toronto');
     const all = cityAnswers(site.facts, toronto);
@@ -128,5 +128,15 @@ describe("a city's page answers a homeowner's four questions", () => {
       (local.get('toronto') ?? []).map((f) => ({ ...f, area: toronto.areas[0]?.name ?? 'x' })),
     );
     expect(answersAll(cityAnswers({ ...site.facts, local }, toronto))).toBe(false);
+    // A region's facts are told on each of its cities, but do not index them: Brampton's are
+    // all Peel's, Mississauga has its own.
+    const brampton = site.bySlug.get('brampton');
+    if (!brampton) throw new Error('brampton');
+    const peel = cityAnswers(site.facts, brampton);
+    expect(peel.call.length).toBeGreaterThan(0);
+    expect(peel.call.every((f) => f.region === 'Peel')).toBe(true);
+    expect(answersAll(peel)).toBe(false);
+    expect(answersAll({ ...peel, call: all.call, offers: all.offers })).toBe(true);
+    expect(answersOn(html('/brampton/')).size).toBe(0);
   });
 });

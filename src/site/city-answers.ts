@@ -30,6 +30,9 @@ export function cityAnswers(facts: Facts, city: City): CityAnswers {
   };
 }
 
+/** A fact of the city itself, not of its region (which tells the same on each of its cities). */
+const cityOwn = (f: LocalFact) => f.region === undefined;
+
 /** What the province's assistance facts leave untold of what it covers, excludes and its deadline. */
 export function untold(assistance: readonly Assistance[]): (typeof ASSISTANCE_TELLS)[number][] {
   return ASSISTANCE_TELLS.filter((t) => !assistance.some((f) => f.tells?.includes(t)));
@@ -37,13 +40,15 @@ export function untold(assistance: readonly Assistance[]): (typeof ASSISTANCE_TE
 
 /**
  * Whether the page answers all four: what indexes a city's page. A city without a line to call
- * and something it offers (two actionable facts of its own), or whose province's assistance or
- * permits the data cannot tell, is consolidated into its province's page (src/routes.ts).
+ * and something it offers among its own facts (two actionable facts not its region's: a
+ * region's, the same on each of its cities, would make their pages copies of one another), or
+ * whose province's assistance or permits the data cannot tell, is consolidated into its
+ * province's page (src/routes.ts).
  */
 export function answersAll(a: CityAnswers): boolean {
   return (
-    a.call.length > 0 &&
-    a.offers.length > 0 &&
+    a.call.some(cityOwn) &&
+    a.offers.some(cityOwn) &&
     a.permits.length > 0 &&
     a.province.length > 0 &&
     untold(a.province).length === 0

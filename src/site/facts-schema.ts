@@ -127,7 +127,8 @@ export const LOCAL_TOPICS = [
  * data/local-facts.json: by city slug, what helps a homeowner with damage there act: the city's
  * flood-protection subsidies, where to report and get help, disaster assistance, the permits
  * repairs need, its flood and sewer-backup risk, its housing; each paraphrased from its
- * publisher's own page. `area` names a neighbourhood of the city the fact is about; `fr` is the
+ * publisher's own page. `area` names a neighbourhood of the city the fact is about, `region` the
+ * region whose fact it is; `fr` is the
  * French of a fact shown on French pages (required for Québec and New Brunswick cities);
  * `asOf` and `checked` say when it was true and when it was last read at its source.
  */
@@ -141,6 +142,12 @@ export const localFactsSchema = z.record(
           text,
           fr: text.optional(),
           area: text.optional(),
+          /**
+           * The region (an upper-tier municipality: Halton, Peel, Durham) whose fact this is,
+           * told on each of its cities' pages; it answers there, but only a city's own facts
+           * make its page indexed (src/site/city-answers.ts).
+           */
+          region: text.optional(),
           source: sourceSchema,
           /** The date its source gives, or the year it tells of (see fact-dates.ts). */
           asOf: datedFields.asOf,
