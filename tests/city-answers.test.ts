@@ -39,9 +39,11 @@ describe("a city's page answers a homeowner's four questions", () => {
     const french = indexed.filter((p) => p.lang === 'fr').map((p) => p.city?.slug);
     // Named cities the homeowner asked about, and one with French pages.
     expect(english).toEqual(
-      expect.arrayContaining(['toronto', 'mississauga', 'strathcona-county']),
+      expect.arrayContaining(['toronto', 'mississauga', 'hamilton', 'strathcona-county']),
     );
-    expect(french.length).toBeGreaterThanOrEqual(0);
+    // No French city's data answers the four questions yet (Québec's assistance facts do not
+    // give a deadline to apply): its French pages are consolidated like its English ones.
+    expect(french).toEqual([]);
     expect(consolidated.length).toBeGreaterThan(indexed.length);
   });
 
