@@ -41,9 +41,10 @@ describe("a city's page answers a homeowner's four questions", () => {
     expect(english).toEqual(
       expect.arrayContaining(['toronto', 'mississauga', 'hamilton', 'strathcona-county']),
     );
-    // No French city's data answers the four questions yet (Québec's assistance facts do not
-    // give a deadline to apply): its French pages are consolidated like its English ones.
-    expect(french).toEqual([]);
+    // A city's French page is indexed as its English one is (none yet: Québec's and New
+    // Brunswick's assistance facts do not give a deadline to apply).
+    for (const p of cityHomes.filter((c) => c.lang === 'fr'))
+      expect(french.includes(p.city?.slug), p.path).toBe(english.includes(p.city?.slug));
     expect(consolidated.length).toBeGreaterThan(indexed.length);
   });
 
