@@ -1,8 +1,8 @@
-import { onTopicShare } from './audit/topics.js';
 import type { Strings } from './i18n/catalogue.js';
 import { fill } from './i18n/catalogue.js';
 import type { Lang } from './i18n/lang.js';
 import { memoizeRecent } from './memo.js';
+import { answersAll, cityAnswers } from './site/city-answers.js';
 import type { QuebecContent } from './site/content-schema.js';
 import type { Post } from './site/load-content.js';
 import type { Area, City, Site } from './site/model.js';
@@ -141,10 +141,10 @@ function provinceHasFacts(site: Site, area: Area): boolean {
 
 /**
  * Whether a city's page has claims substance of its own, by the English data (a page and its
- * translation are indexed alike): local facts, an insured catastrophe that struck it, or a
- * description mostly (more than half its sentences) about damage, claims, insurance, risk or recovery (data/relevance.json;
- * without that lexicon, every city's page has). A city's page without it is consolidated into
- * its province's page.
+ * translation are indexed alike): it answers a homeowner's four questions from sourced facts
+ * (src/site/city-answers.ts: a line to call, what the city offers, the province's assistance,
+ * the permits repairs need). A data set without the relevance lexicon (data/relevance.json)
+ * indexes every city's page. A city's page without it is consolidated into its province's page.
  */
 const hasSubstance =
   (city: City) =>
@@ -164,16 +164,8 @@ function findSubstance(city: City, site: Site): boolean {
   const english = site.languages.get('en') ?? site;
   const topics = english.facts.topics;
   if (!topics || city.national) return true;
-  const en = english.bySlug.get(city.slug) ?? city;
-  return (
-    (english.facts.local.get(city.slug) ?? []).some((f) => f.area === undefined) ||
-    english.facts.catastrophes.some((c) => c.cities.includes(city.slug)) ||
-    onTopicShare(en.description, topics) > SUBSTANCE_SHARE
-  );
+  return answersAll(cityAnswers(english.facts, english.bySlug.get(city.slug) ?? city));
 }
-
-/** Of a city's description's sentences, the share on topic that must be passed (a majority). */
-const SUBSTANCE_SHARE = 0.5;
 
 /** The page a city's pages point search engines at: its own, or its province's (see hasSubstance). */
 function cityCanonical(city: City, site: Site): string {

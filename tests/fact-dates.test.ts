@@ -98,7 +98,8 @@ describe('what a fact tells that can stop being true', () => {
   it('is shown with its year on the page, in English and in French', () => {
     const toronto = site.facts.local.get('toronto')?.[0];
     expect(toronto && showsAsOf(toronto)).toBe(true);
-    const help = render(site, '/toronto/').querySelector('[aria-labelledby="local-help-title"]');
+    // Toronto's page answers the four questions: its facts are told there (CityAnswers).
+    const help = render(site, '/toronto/').querySelector('[aria-labelledby="answers-title"]');
     const item = help
       ?.querySelectorAll('li')
       .find((li) => textOf(li).includes(toronto?.text ?? '-'));

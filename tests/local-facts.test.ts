@@ -30,8 +30,9 @@ type Facts = Record<string, Array<Record<string, unknown>>>;
 describe('local facts', () => {
   it("lead a city's page, each with the page at its publisher that says it", () => {
     const main = render('/toronto/').querySelector('main');
-    const help = main?.querySelector('[aria-labelledby="local-help-title"]');
-    expect(text(help?.querySelector('h2'))).toBe('After Damage in Toronto');
+    // Toronto's page answers the four questions: its facts lead it, as four labelled answers.
+    const help = main?.querySelector('[aria-labelledby="answers-title"]');
+    expect(text(help?.querySelector('h2'))).toBe('Local help in Toronto');
     const facts = site.facts.local.get('toronto') ?? [];
     expect(facts.length).toBeGreaterThan(0);
     for (const f of facts) {
@@ -42,9 +43,7 @@ describe('local facts', () => {
     const sections = main
       ?.querySelectorAll('section')
       .map((s) => s.getAttribute('aria-labelledby'));
-    expect(sections?.indexOf('local-help-title')).toBeLessThan(
-      sections?.indexOf('intro-title') ?? -1,
-    );
+    expect(sections?.indexOf('answers-title')).toBeLessThan(sections?.indexOf('intro-title') ?? -1);
   });
 
   it('speak French on French pages, cited at the same page', () => {
@@ -128,20 +127,24 @@ describe('a neighbourhood page earns indexing by claims substance', () => {
     expect(text(edited.render('/toronto/').querySelector('main'))).not.toContain('A test fact');
   });
 
-  it("consolidates a city whose data has no claims substance into its province's page", async () => {
-    // Mirabel's own facts taken away: its description and catastrophes give it none.
-    expect(byPath.get('/mirabel/')?.sitemap).not.toBeNull();
+  it("consolidates a city whose data does not answer the four questions into its province's page", async () => {
+    // Mirabel has a line to call but nothing the city offers: consolidated, in both languages.
+    expect(byPath.get('/mirabel/')?.sitemap).toBeNull();
+    expect(byPath.get('/mirabel/')?.canonical).toBe('/canada/quebec/');
+    expect(byPath.get('/mirabel/public-adjusters/')?.canonical).toBe('/canada/quebec/');
+    expect(byPath.get('/fr/mirabel/')?.canonical).toBe('/fr/canada/quebec/');
+    // Mississauga's lines to call taken away: its page no longer answers all four.
+    expect(byPath.get('/mississauga/')?.sitemap).not.toBeNull();
     const { data } = await dataCopy(BUNDLED_DATA);
     await editJson(data, 'local-facts.json', (facts: Facts) => {
-      delete facts.mirabel;
+      facts.mississauga = (facts.mississauga ?? []).filter((f) => f.topic !== 'report');
     });
     const edited = pagesOf(await loadSite(data)).byPath;
-    const mirabel = edited.get('/mirabel/');
-    expect(mirabel?.sitemap).toBeNull();
-    expect(mirabel?.canonical).toBe('/canada/quebec/');
+    const mississauga = edited.get('/mississauga/');
+    expect(mississauga?.sitemap).toBeNull();
+    expect(mississauga?.canonical).toBe('/canada/ontario/');
     // Its other pages point there too, never at a page that is itself not indexed.
-    expect(edited.get('/mirabel/public-adjusters/')?.canonical).toBe('/canada/quebec/');
-    expect(edited.get('/fr/mirabel/')?.canonical).toBe('/fr/canada/quebec/');
+    expect(edited.get('/mississauga/public-adjusters/')?.canonical).toBe('/canada/ontario/');
     expect(edited.get('/toronto/')?.sitemap).not.toBeNull();
   });
 });

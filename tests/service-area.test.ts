@@ -143,7 +143,8 @@ describe('a firm licensed in Alberta only, published from its own folder with ge
       ...sitemap.matchAll(/<loc>https:\/\/www\.prairie-claims\.example(\/[^<]*)<\/loc>/g),
     ].map((m) => m[1]);
     expect(listed.sort()).toEqual(indexable.sort());
-    expect(listed).toContain('/calgary/');
+    // An Alberta city whose data answers the four questions (tests/city-answers.test.ts).
+    expect(listed).toContain('/strathcona-county/');
     expect(listed).toContain('/canada/alberta/');
     expect(listed.filter((p) => p === '/toronto/' || p?.startsWith('/fr/'))).toEqual([]);
   });

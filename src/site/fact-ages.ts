@@ -38,6 +38,14 @@ export function datedFacts(site: Site): DatedFact[] {
         fact: { ...fact, topic: 'assistance' },
       });
     });
+    p.permits?.forEach((fact, k) => {
+      out.push({
+        file: 'provinces.json',
+        record: p.code,
+        at: `provinces.${i}.permits.${k}`,
+        fact: { ...fact, topic: 'permits' },
+      });
+    });
   });
   return out;
 }

@@ -7,6 +7,9 @@ import { sourceSchema } from './schema.js';
 const text = z.string().trim().min(1, 'must not be empty');
 const code = z.enum(PROVINCE_CODES, { error: `must be one of: ${PROVINCE_CODES.join(', ')}` });
 
+/** What a province's assistance fact can answer: what it covers, excludes, and when to apply. */
+export const ASSISTANCE_TELLS = ['covers', 'excludes', 'deadline'] as const;
+
 /** A sentence or two shown on a page, and where a reader can check it. */
 const sourcedText = z.strictObject({ text, source: sourceSchema });
 
@@ -46,6 +49,26 @@ export const provincesSchema = z.strictObject({
        * apply, shown on its cities' pages and its own; `fr` for provinces with French pages.
        */
       assistance: z
+        .array(
+          sourcedText
+            .extend({
+              fr: text.optional(),
+              /**
+               * Which of a homeowner's questions the fact answers from its source: what the
+               * programme covers, what it excludes, the deadline to apply (a city's page answers
+               * all three: src/site/city-answers.ts).
+               */
+              tells: z.array(z.enum(ASSISTANCE_TELLS)).min(1, 'must name what it tells').optional(),
+              ...datedFields,
+            })
+            .superRefine(checkedAfterAsOf),
+        )
+        .optional(),
+      /**
+       * The permits repairs need wherever in the province (its building or safety codes), told on
+       * the pages of its cities whose own data does not say (src/site/city-answers.ts).
+       */
+      permits: z
         .array(
           sourcedText.extend({ fr: text.optional(), ...datedFields }).superRefine(checkedAfterAsOf),
         )
@@ -104,7 +127,8 @@ export const LOCAL_TOPICS = [
  * data/local-facts.json: by city slug, what helps a homeowner with damage there act: the city's
  * flood-protection subsidies, where to report and get help, disaster assistance, the permits
  * repairs need, its flood and sewer-backup risk, its housing; each paraphrased from its
- * publisher's own page. `area` names a neighbourhood of the city the fact is about; `fr` is the
+ * publisher's own page. `area` names a neighbourhood of the city the fact is about, `region` the
+ * region whose fact it is; `fr` is the
  * French of a fact shown on French pages (required for Québec and New Brunswick cities);
  * `asOf` and `checked` say when it was true and when it was last read at its source.
  */
@@ -118,6 +142,12 @@ export const localFactsSchema = z.record(
           text,
           fr: text.optional(),
           area: text.optional(),
+          /**
+           * The region (an upper-tier municipality: Halton, Peel, Durham) whose fact this is,
+           * told on each of its cities' pages; it answers there, but only a city's own facts
+           * make its page indexed (src/site/city-answers.ts).
+           */
+          region: text.optional(),
           source: sourceSchema,
           /** The date its source gives, or the year it tells of (see fact-dates.ts). */
           asOf: datedFields.asOf,
@@ -132,6 +162,7 @@ export const localFactsSchema = z.record(
 export type ProvincesRecord = z.infer<typeof provincesSchema>;
 export type ProvinceFacts = ProvincesRecord['provinces'][number];
 export type Assistance = NonNullable<ProvinceFacts['assistance']>[number];
+export type ProvincePermit = NonNullable<ProvinceFacts['permits']>[number];
 export type Body = z.infer<typeof bodySchema>;
 export type LicenceLookup = z.infer<typeof lookupSchema>;
 export type Catastrophe = z.infer<typeof catastrophesSchema>[number];

@@ -336,20 +336,23 @@ function checkLocalFacts(facts: Facts, cities: readonly City[], file: string): D
   return out;
 }
 
-/** A province with French pages needs the French of its disaster assistance. */
+/** A province with French pages needs the French of its disaster assistance and permits. */
 function checkAssistance(facts: Facts, file: string): DataIssue[] {
   const out: DataIssue[] = [];
   [...facts.provinces.values()].forEach((p, i) => {
     if (!FRENCH_PROVINCES.has(p.code)) return;
-    p.assistance?.forEach((a, k) => {
-      if (a.fr === undefined)
-        out.push({
-          file,
-          record: p.code,
-          field: `provinces.${i}.assistance.${k}.fr`,
-          message: `is required: ${p.code} has French pages`,
-        });
-    });
+    const french = (list: string, facts: readonly { fr?: string }[] | undefined) =>
+      facts?.forEach((a, k) => {
+        if (a.fr === undefined)
+          out.push({
+            file,
+            record: p.code,
+            field: `provinces.${i}.${list}.${k}.fr`,
+            message: `is required: ${p.code} has French pages`,
+          });
+      });
+    french('assistance', p.assistance);
+    french('permits', p.permits);
   });
   return out;
 }

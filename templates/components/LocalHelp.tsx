@@ -85,7 +85,7 @@ export function ProvinceAssistanceLink({
  * of where it tells a programme, an amount, a deadline or an address (a province's assistance
  * has no topic: it is one).
  */
-function SourcedFacts({
+export function SourcedFacts({
   facts,
   french,
   t,

@@ -4,6 +4,7 @@ import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { NEARBY } from '../../src/routes.js';
+import { answersAll, cityAnswers, otherFacts } from '../../src/site/city-answers.js';
 import type { Formats } from '../../src/site/format.js';
 import { type City, distanceKm, nearbyCities, type Site } from '../../src/site/model.js';
 import { provinceByCode } from '../../src/site/provinces.js';
@@ -14,6 +15,7 @@ import { Accordion } from '../components/Accordion.js';
 import { AreaCards } from '../components/AreaCards.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
+import { CityAnswers } from '../components/CityAnswers.js';
 import { CityHero } from '../components/CityHero.js';
 import {
   AdjustersSection,
@@ -96,14 +98,7 @@ export function CityLandingPage(ctx: PageContext) {
         />
       </CityHero>
 
-      {kind === 'home' && (
-        <LocalHelp
-          place={city.name}
-          facts={(site.facts.local.get(city.slug) ?? []).filter((f) => f.area === undefined)}
-          french={site.lang === 'fr'}
-          t={t}
-        />
-      )}
+      {kind === 'home' && <LocalAnswers city={city} site={site} />}
       {/* The firm's own adjusters who serve the city, on its page (the choosing page has them too). */}
       {kind === 'home' && (
         <AdjustersSection
@@ -188,6 +183,41 @@ export function CityLandingPage(ctx: PageContext) {
         text={terms.cta(city.name)}
       />
     </Layout>
+  );
+}
+
+/**
+ * The city's local help: the four answers first where the data gives all four (what indexes the
+ * page), then its other facts; else every fact it has, as one list.
+ */
+function LocalAnswers({ city, site }: { city: City; site: Site }) {
+  const answers = city.national ? null : cityAnswers(site.facts, city);
+  const french = site.lang === 'fr';
+  if (!answers || !answersAll(answers))
+    return (
+      <LocalHelp
+        place={city.name}
+        facts={(site.facts.local.get(city.slug) ?? []).filter((f) => f.area === undefined)}
+        french={french}
+        t={site.t}
+      />
+    );
+  return (
+    <>
+      <CityAnswers
+        city={city.name}
+        province={city.province ?? ''}
+        answers={answers}
+        french={french}
+        t={site.t}
+      />
+      <LocalHelp
+        place={city.name}
+        facts={otherFacts(site.facts, city)}
+        french={french}
+        t={site.t}
+      />
+    </>
   );
 }
 
