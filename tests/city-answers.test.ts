@@ -58,6 +58,7 @@ describe("a city's page answers a homeowner's four questions", () => {
       'toronto',
       'vancouver',
       'vaughan',
+      'victoria',
       'windsor',
     ]);
     // A city's French page is indexed as its English one is (Gatineau's: Québec's assistance
