@@ -50,8 +50,9 @@ function publishers(): string[] {
 const inQuebec = (p: Page) =>
   p.city?.provinceCode === 'QC' || (p.city?.national === true && p.area?.slug === 'quebec');
 const checked = pages.filter((p) => p.lang === 'fr' || inQuebec(p));
-// Publishers, and institutions a fact names, keep their own names (the Court of Québec's is so).
-const named = [...publishers(), 'Court of Québec'];
+// Publishers, and institutions and publications a fact names, keep their own names (the Court
+// of Québec's, the Gazette officielle du Québec's).
+const named = [...publishers(), 'Court of Québec', 'Gazette officielle du Québec'];
 const texts = new Map(checked.map((p) => [p.path, readable(p)]));
 
 const REST_OF_CANADA_FEE = /5\s*(-|–|à)\s*15\s*%|only on success|seulement en cas de succès/i;

@@ -46,21 +46,12 @@ export function sampleNotice(lines: readonly string[]): string {
 export function sampleMarkers(site: Site, dataDir: string): DataIssue[] {
   const file = (rel: string) => displayPath(path.join(dataDir, rel));
   const listed = site.settings.sample ?? [];
-  const frEmail = site.settings.fr?.email;
   const out: DataIssue[] = listed.map((name, i) => ({
     file: file('site.json'),
     record: null,
     field: `sample.${i}`,
-    message: `"${name}" still holds the bundled sample value: set your own${name === 'email' && frEmail ? " (and fr.email, the French pages' own)" : ''}, then remove "${name}" from sample`,
+    message: `"${name}" still holds the bundled sample value: set your own, then remove "${name}" from sample`,
   }));
-  // The French pages' address of the bundled brand, left behind once "email" is off the list.
-  if (frEmail && /claimright/i.test(frEmail) && !listed.includes('email'))
-    out.push({
-      file: file('site.json'),
-      record: null,
-      field: 'fr.email',
-      message: `"${frEmail}" is the bundled sample's French address: set your own, or remove it for the French pages to show "email"`,
-    });
   site.content.testimonials.forEach((t, i) => {
     if (t.sample)
       out.push({
