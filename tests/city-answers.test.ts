@@ -50,9 +50,12 @@ describe("a city's page answers a homeowner's four questions", () => {
       'markham',
       'mississauga',
       'niagara-falls',
+      'ottawa',
       'peterborough',
+      'quebec-city',
       'richmond-hill',
       'saanich',
+      'saskatoon',
       'st-catharines',
       'strathcona-county',
       'toronto',
@@ -60,12 +63,14 @@ describe("a city's page answers a homeowner's four questions", () => {
       'vaughan',
       'victoria',
       'windsor',
+      'winnipeg',
     ]);
-    // A city's French page is indexed as its English one is (Gatineau's: Québec's assistance
-    // now gives its deadline to apply; New Brunswick's does not yet).
+    // A city's French page is indexed as its English one is (Gatineau's and Quebec City's:
+    // Québec's assistance gives its deadline to apply; New Brunswick's does not yet).
     for (const p of cityHomes.filter((c) => c.lang === 'fr'))
       expect(french.includes(p.city?.slug), p.path).toBe(english.includes(p.city?.slug));
     expect(french).toContain('gatineau');
+    expect(french).toContain('quebec-city');
     expect(consolidated.length).toBeGreaterThan(indexed.length);
   });
 
