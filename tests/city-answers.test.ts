@@ -41,31 +41,45 @@ describe("a city's page answers a homeowner's four questions", () => {
     // changes this list, and docs/content-audit.md's count with it.
     expect([...english].sort()).toEqual([
       'calgary',
+      'chatham-kent',
       'coquitlam',
       'gatineau',
+      'grande-prairie',
       'greater-sudbury',
       'hamilton',
       'kamloops',
       'kingston',
+      'kitchener',
       'markham',
       'mississauga',
+      'montreal',
+      'newmarket',
       'niagara-falls',
+      'ottawa',
       'peterborough',
+      'quebec-city',
       'richmond-hill',
       'saanich',
+      'sarnia',
+      'saskatoon',
+      'st-albert',
       'st-catharines',
       'strathcona-county',
       'toronto',
       'vancouver',
       'vaughan',
       'victoria',
+      'waterloo',
       'windsor',
+      'winnipeg',
     ]);
-    // A city's French page is indexed as its English one is (Gatineau's: Québec's assistance
-    // now gives its deadline to apply; New Brunswick's does not yet).
+    // A city's French page is indexed as its English one is (Gatineau's, Quebec City's and
+    // Montréal's: Québec's assistance gives its deadline to apply; New Brunswick's does not yet).
     for (const p of cityHomes.filter((c) => c.lang === 'fr'))
       expect(french.includes(p.city?.slug), p.path).toBe(english.includes(p.city?.slug));
     expect(french).toContain('gatineau');
+    expect(french).toContain('quebec-city');
+    expect(french).toContain('montreal');
     expect(consolidated.length).toBeGreaterThan(indexed.length);
   });
 
