@@ -82,6 +82,43 @@ export function frenchSite(
   const placesFile = rel(path.join(dataDir, 'fr', 'places.json'));
   const factsFile = rel(path.join(dataDir, 'fr', 'facts.json'));
   const { places } = french;
+  const translate = cityTranslator(places, placesFile, issues);
+  issues.push(...unnamedProvinces(site.national.areas, places, placesFile));
+  const translated = translate(site.national);
+  const national = regionName ? { ...translated, name: regionName } : translated;
+  const cities = site.cities.map(translate);
+  // Asked for every link a French page writes: by slug, not by a scan of every city.
+  const bySlug = bySlugOf(national, cities);
+  const paths = frenchPaths(site, french.catalogue, bySlug);
+  const fr: Site = {
+    ...site,
+    settings: frenchSettings(site.settings),
+    national,
+    cities,
+    bySlug,
+    content: french.content,
+    facts: frenchFacts(site.facts, french.facts, factsFile, issues),
+    lang: 'fr',
+    t: french.catalogue.strings,
+    links: linksUnder(site.basePath, linksIn(paths)),
+    paths: linksIn(paths),
+    format: FORMATS.fr,
+    covers: coveredInFrench,
+    localize: (p) => localizePath(p, paths),
+    languages: site.languages,
+  };
+  return fr;
+}
+
+/**
+ * A city in French: its own name and description from places.json, its province's and areas'
+ * names; a covered city or described area without its French goes to `issues`.
+ */
+function cityTranslator(
+  places: Places,
+  placesFile: string,
+  issues: DataIssue[],
+): (city: City) => City {
   const province = (name: string | null) => (name ? (places.provinces[name] ?? name) : name);
   const area = (a: Area, described: Record<string, string> | undefined, city: City): Area => {
     // The national entry's areas are the provinces and territories.
@@ -117,15 +154,18 @@ export function frenchSite(
       areas: city.areas.map((a) => area(a, own?.areas, city)),
     };
   };
-  issues.push(...unnamedProvinces(site.national.areas, places, placesFile));
-  const translated = translate(site.national);
-  const national = regionName ? { ...translated, name: regionName } : translated;
-  const cities = site.cities.map(translate);
-  // Asked for every link a French page writes: by slug, not by a scan of every city.
-  const bySlug = bySlugOf(national, cities);
-  const paths: LanguagePaths = {
+  return translate;
+}
+
+/** Where French pages are, and which exist: a covered city's, and under canada/ French provinces'. */
+function frenchPaths(
+  site: Site,
+  catalogue: Catalogue,
+  bySlug: ReturnType<typeof bySlugOf>,
+): LanguagePaths {
+  return {
     prefix: LANG_PREFIX.fr,
-    segments: french.catalogue.segments,
+    segments: catalogue.segments,
     topPages: FRENCH_TOP_PAGES,
     has: (slug, segment) => {
       const city = bySlug.get(slug);
@@ -136,24 +176,6 @@ export function frenchSite(
       return !province || FRENCH_PROVINCE_AREAS.includes(province.slug);
     },
   };
-  const fr: Site = {
-    ...site,
-    settings: frenchSettings(site.settings),
-    national,
-    cities,
-    bySlug,
-    content: french.content,
-    facts: frenchFacts(site.facts, french.facts, factsFile, issues),
-    lang: 'fr',
-    t: french.catalogue.strings,
-    links: linksUnder(site.basePath, linksIn(paths)),
-    paths: linksIn(paths),
-    format: FORMATS.fr,
-    covers: coveredInFrench,
-    localize: (p) => localizePath(p, paths),
-    languages: site.languages,
-  };
-  return fr;
 }
 
 /**
