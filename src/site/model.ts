@@ -154,7 +154,7 @@ export function byPopulation(a: City, b: City): number {
 
 /**
  * What the site's pages call the place it serves: the country ("Canada"), or the service area
- * the national entry is named after ("Alberta", "Le Québec"; src/i18n/region.ts).
+ * the national entry is named after ("Alberta", "Le Québec"; src/site/region.ts).
  */
 export const regionName = (site: Site): string =>
   site.area ? site.national.name : site.t.routes.country;

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { findNumbers } from 'libphonenumber-js';
+import type { SitePlaceholder } from '../i18n/placeholders.js';
 import type { DataIssue } from './errors.js';
 import type { Phone } from './phone.js';
-import type { SitePlaceholder } from './placeholders.js';
 
 /**
  * The brand and contact details the bundled data came with. Content that still types one of them

@@ -1,15 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { DataIssue } from '../site/errors.js';
-import { FORMATS } from '../site/format.js';
-import { loadContent } from '../site/load-content.js';
-import type { Facts } from '../site/load-facts.js';
-import { type Area, bySlugOf, type City, type Site } from '../site/model.js';
-import { provinceByCode } from '../site/provinces.js';
-import { parseRecord, readJson } from '../site/read.js';
-import type { SiteSettings } from '../site/schema.js';
-import { SITE_PAGES } from '../site/segments.js';
-import { slugify } from '../site/slug.js';
+import type { Catalogue } from '../i18n/catalogue.js';
+import {
+  type FrenchFacts,
+  frenchFactsSchema,
+  type Places,
+  placesSchema,
+} from '../i18n/french-schema.js';
+import { FRENCH_PROVINCES, LANG_PREFIX } from '../i18n/lang.js';
 import {
   fileForPath,
   type LanguagePaths,
@@ -18,9 +16,16 @@ import {
   linksUnder,
   localizePath,
 } from '../urls.js';
-import type { Catalogue } from './catalogue.js';
-import { type FrenchFacts, frenchFactsSchema, type Places, placesSchema } from './french-schema.js';
-import { FRENCH_PROVINCES, LANG_PREFIX } from './lang.js';
+import type { DataIssue } from './errors.js';
+import { FORMATS } from './format.js';
+import { loadContent } from './load-content.js';
+import type { Facts } from './load-facts.js';
+import { type Area, bySlugOf, type City, type Site } from './model.js';
+import { provinceByCode } from './provinces.js';
+import { parseRecord, readJson } from './read.js';
+import type { SiteSettings } from './schema.js';
+import { SITE_PAGES } from './segments.js';
+import { slugify } from './slug.js';
 
 /**
  * The French site (issue 20): Québec's and New Brunswick's cities and their pages, those
@@ -76,7 +81,7 @@ export function frenchSite(
   rel: (f: string) => string,
   dataDir: string,
   issues: DataIssue[],
-  /** The national entry's name in French when the site has a service area (src/i18n/region.ts). */
+  /** The national entry's name in French when the site has a service area (src/site/region.ts). */
   regionName: string | null = null,
 ): Site {
   const placesFile = rel(path.join(dataDir, 'fr', 'places.json'));
