@@ -44,7 +44,7 @@ const answered = (form: HTMLFormElement, name: string) => {
 };
 
 /** The first answer a step still needs (its field's name), or '' once the step is complete. */
-export const missingField = (form: HTMLFormElement, step: number): string =>
+const missingField = (form: HTMLFormElement, step: number): string =>
   STEP_FIELDS[step - 1]?.find((n) => !answered(form, n)) ?? '';
 
 /**

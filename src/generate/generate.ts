@@ -39,7 +39,7 @@ export { FIRST_PAGE_MARK } from './render-pages.js';
 export { PARALLEL_MIN_PAGES } from './threads.js';
 
 /** A build's inputs (see InputOptions), and how it runs. */
-export interface GenerateOptions extends InputOptions {
+interface GenerateOptions extends InputOptions {
   outDir: string;
   onProgress?: (done: number, total: number) => void;
   /** Worker threads that render besides this one; 0 renders and writes on one (see threads.ts). */
@@ -68,7 +68,7 @@ export interface GenerateOptions extends InputOptions {
   strict?: boolean;
 }
 
-export interface GenerateResult {
+interface GenerateResult {
   outDir: string;
   pages: number;
   files: number;

@@ -4,7 +4,7 @@
  * "du Québec", "de l'Alberta"). A service area's French name is made of these (src/site/region.ts),
  * and a sentence written "à {city}" reads right for it (src/i18n/catalogue.ts).
  */
-export interface FrenchProvinceForms {
+interface FrenchProvinceForms {
   /** With its article, lower-case: "le Québec"; a sentence's start capitalises it. */
   article: string;
   /** After "à": "au Québec". */

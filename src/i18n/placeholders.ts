@@ -7,7 +7,7 @@
  * writes them; `{responsePromise}` is a sentence of its own, and where none is set it is left
  * out with the space before it: the site promises no time but the owner's.
  */
-export const SITE_PLACEHOLDERS = [
+const SITE_PLACEHOLDERS = [
   'siteName',
   'phone',
   'email',
@@ -33,7 +33,7 @@ export const isSitePlaceholder = (name: string): name is SitePlaceholder =>
   (SITE_PLACEHOLDERS as readonly string[]).includes(name);
 
 /** `text` with the site's placeholders filled; other `{names}` are left for the templates. */
-export function fillSite(text: string, values: PlaceholderValues): string {
+function fillSite(text: string, values: PlaceholderValues): string {
   return text.includes('{')
     ? text.replace(PATTERN, (_, space: string, name: SitePlaceholder) =>
         filled(space, values[name]),

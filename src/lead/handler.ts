@@ -56,7 +56,7 @@ export interface ClientInfo {
 export type LeadHandler = (request: Request, client?: ClientInfo) => Promise<Response>;
 
 /** The endpoint answers the browser within this, whatever the CRM does (the browser waits 15 s). */
-export const ANSWER_WITHIN_MS = 8000;
+const ANSWER_WITHIN_MS = 8000;
 /** Of which the CRM gets all but a second: keeping what it did not take is the rest. */
 const CRM_WITHIN_MS = ANSWER_WITHIN_MS - 1000;
 

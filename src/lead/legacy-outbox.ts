@@ -18,7 +18,7 @@ const SIBLINGS = { delivered: 'delivered.jsonl', dead: 'dead.jsonl', alerts: 'al
 /** What an imported file is renamed to: set aside beside the database, never deleted. */
 const SET_ASIDE = /\.imported-[0-9TZ-]+$/;
 
-export interface ImportReport {
+interface ImportReport {
   waiting: number;
   dead: number;
   delivered: number;

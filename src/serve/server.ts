@@ -22,7 +22,7 @@ import {
   type Watcher,
 } from './watch.js';
 
-export interface ServeOptions {
+interface ServeOptions {
   dir: string;
   port: number;
   host: string;

@@ -34,7 +34,7 @@ import { slugify } from './slug.js';
  * names) and facts.json (the regulator's and the catastrophes' texts; their sources are the
  * English data's). Loaded only when data/i18n/fr.json exists.
  */
-export interface FrenchData {
+interface FrenchData {
   catalogue: Catalogue;
   places: Places;
   facts: FrenchFacts;

@@ -37,7 +37,7 @@ import { typedContacts } from './typed-contacts.js';
 
 export { checkedRecords } from './load-cities.js';
 
-export interface LoadOptions {
+interface LoadOptions {
   /** Overrides the base URL of data/site.json (from --base-url or SITE_URL). */
   baseUrl?: string;
   /** Where the override came from, named when it is not a URL. Default: --base-url. */

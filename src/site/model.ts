@@ -148,7 +148,7 @@ export function inLanguage(site: Site, lang: Lang): Site {
   return site.languages.get(lang) ?? site;
 }
 
-export function byPopulation(a: City, b: City): number {
+function byPopulation(a: City, b: City): number {
   return b.population - a.population || a.name.localeCompare(b.name, 'en-CA');
 }
 

@@ -10,7 +10,7 @@ import type { Phone } from './phone.js';
  * in would show a new owner's visitors someone else's business; content that types in the
  * owner's own would go stale at the next change of site.json.
  */
-export const BUNDLED_CONTACTS = {
+const BUNDLED_CONTACTS = {
   siteName: 'ClaimRight Canada',
   phone: '+18883399809',
   email: 'help@claimright.ca',

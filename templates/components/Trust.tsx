@@ -14,7 +14,7 @@ import { Icon } from './Icon.js';
  * associations, and up to two reviews with their platform and date. Only what site.json gives:
  * nothing for none, so no page shows a credential the owner has not stated.
  */
-export function Trust(props: TrustProps) {
+function Trust(props: TrustProps) {
   // A shared fragment renders to an element: an empty one where there is nothing to show.
   return <>{trustPanel(props)}</>;
 }
