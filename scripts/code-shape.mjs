@@ -86,6 +86,12 @@ function functionName(node) {
   if (ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) return propertyName(p.name);
   if (ts.isBinaryExpression(p)) return p.left.getText();
   if (ts.isExportAssignment(p)) return 'default export';
+  if (ts.isReturnStatement(p) || ts.isArrowFunction(p)) {
+    // A function another returns (a handler made by a factory): named by its maker.
+    let q = p.parent;
+    while (q && !isFunction(q)) q = q.parent;
+    return q ? `${functionName(q)} (the function it returns)` : '(anonymous)';
+  }
   if (ts.isCallExpression(p)) {
     // A component wrapped (memo(function ...)) or a callback: name it by the call.
     const callee = p.expression.getText();
