@@ -81,7 +81,7 @@ const drawing = (() => {
     'src/share/png.ts',
     'src/share/share-images.ts',
     'src/share/woff.ts',
-    'src/render/shield.ts',
+    'src/site/shield.ts',
     'src/site/theme.ts',
   ])
     hash

@@ -16,7 +16,7 @@ import vm from 'node:vm';
 const SUM = 32;
 const checksum = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
 
-export interface LoadedModule {
+interface LoadedModule {
   exports: Record<string, unknown>;
   /** True when the code came from the cache. */
   reused: boolean;

@@ -6,7 +6,7 @@ import zlib from 'node:zlib';
  * answers compressed when the browser accepts it: text the browser reads whole (HTML, CSS,
  * scripts, XML, SVG). Images and fonts are compressed already.
  */
-export const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.xml', '.svg']);
+const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.xml', '.svg']);
 
 /** Whether a file (a path or a name) is one of COMPRESSIBLE's kinds. */
 export function isCompressible(file: string): boolean {
@@ -23,15 +23,15 @@ export const ENCODINGS = [
   { name: 'gzip', suffix: '.gz' },
 ] as const;
 
-export type Encoding = (typeof ENCODINGS)[number];
+type Encoding = (typeof ENCODINGS)[number];
 
 /**
  * Brotli at quality 5 and gzip at level 9: measured on the bundled site's pages (docs/serve.md),
  * brotli 5 makes a city page 24% of its size in under half a millisecond, where 11 makes it 21%
  * for some forty times the time, which a site of thousands of pages pays on every full build.
  */
-export const BROTLI_QUALITY = 5;
-export const GZIP_LEVEL = 9;
+const BROTLI_QUALITY = 5;
+const GZIP_LEVEL = 9;
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);

@@ -22,7 +22,7 @@ import { links, type TopPage } from './urls.js';
 export type ChangeFreq = 'daily' | 'weekly' | 'monthly';
 
 /** The cities the City Not Found screen offers (SPEC §2), by slug: those the data has. */
-export const NOT_FOUND_CITIES = ['toronto', 'vancouver', 'montreal', 'calgary'];
+const NOT_FOUND_CITIES = ['toronto', 'vancouver', 'montreal', 'calgary'];
 
 /**
  * The cities the City Not Found screen offers, as the page's language names them: the spec's
@@ -59,7 +59,7 @@ export type RouteId =
   | 'blog'
   | 'blog-post';
 
-export type QuestionnaireKind = (typeof QUESTIONNAIRE_PAGES)[number];
+type QuestionnaireKind = (typeof QUESTIONNAIRE_PAGES)[number];
 
 /** What a route's enumerator says about one page; the table adds the rest. */
 export interface PageInput {
@@ -111,7 +111,7 @@ interface RouteBase {
 }
 
 /** A route of the site's own pages, which belong to no city. */
-export interface SiteRoute extends RouteBase {
+interface SiteRoute extends RouteBase {
   pages(site: Site): PageInput[];
 }
 
@@ -119,7 +119,7 @@ export interface SiteRoute extends RouteBase {
  * A route of each city's pages (the national "canada" entry included), for the cities the
  * site's language has pages for. Enumerated a city at a time (src/pages.ts).
  */
-export interface CityRoute extends RouteBase {
+interface CityRoute extends RouteBase {
   cityPages(city: City, site: Site): PageInput | PageInput[];
 }
 

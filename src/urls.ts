@@ -11,7 +11,7 @@
 import type { Phone } from './site/phone.js';
 
 /** Something with a slug: a city, an area, a post; or the slug itself. */
-export type Slugged = string | { readonly slug: string };
+type Slugged = string | { readonly slug: string };
 
 const slugOf = (s: Slugged) => (typeof s === 'string' ? s : s.slug);
 

@@ -32,12 +32,9 @@ export const THRESHOLDS = {
  * An indexable page's main text, or its phrases when known already (see shingles), and the
  * kind of page it is (its route, or finer).
  */
-export type AuditInput = { path: string; kind: string } & (
-  | { text: string }
-  | { phrases: Uint32Array }
-);
+type AuditInput = { path: string; kind: string } & ({ text: string } | { phrases: Uint32Array });
 
-export interface PageScore {
+interface PageScore {
   path: string;
   kind: string;
   /** Distinct five-word phrases in its main text. */
@@ -55,7 +52,7 @@ export interface PageScore {
   nearest: { path: string; similarity: number } | null;
 }
 
-export interface KindSummary {
+interface KindSummary {
   kind: string;
   pages: number;
   medianOwnShare: number;

@@ -10,7 +10,7 @@ import { type AuditedPage, phrasesOf } from './site-audit.js';
 import type { Topics } from './topics.js';
 
 /** What a build's audit is given besides its pages. */
-export interface AuditCache {
+interface AuditCache {
   /**
    * The last build's audit, opened before the commit removed it; null for none. The audit
    * closes it once its own state is committed or dropped.

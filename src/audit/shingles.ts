@@ -1,7 +1,7 @@
 import type { Topics } from './topics.js';
 
 /** How many words make a phrase: the audit compares pages by their five-word phrases. */
-export const SHINGLE_WORDS = 5;
+const SHINGLE_WORDS = 5;
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 

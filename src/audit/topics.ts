@@ -30,7 +30,7 @@ export const relevanceSchema = z
     }
   });
 
-export type Relevance = z.infer<typeof relevanceSchema>;
+type Relevance = z.infer<typeof relevanceSchema>;
 
 /** A French article or pronoun elided before the word: l'inondation is an inondation. */
 const ELISION = /^(?:[cdjlmnst]|qu|jusqu|lorsqu|puisqu)['’]/;

@@ -22,7 +22,7 @@ export function loadCityIndex(url: string): Promise<LookupCity[]> {
 }
 
 /** A city's page, or one of its areas', in the page's language where it has one, else in English. */
-export function cityPath(city: LookupCity, basePath: string, french: boolean, area = ''): string {
+function cityPath(city: LookupCity, basePath: string, french: boolean, area = ''): string {
   const fr = french && (city.fr || city.slug === NATIONAL);
   return `${basePath}${fr ? '/fr' : ''}/${city.slug}/${area && `${area}/`}`;
 }

@@ -11,7 +11,7 @@ const FALLBACK = new Set([
   ...CLAIM_TYPES.map((c) => c.segment),
 ]);
 
-export type Outcome =
+type Outcome =
   | { redirect: string }
   | { screen: 'city'; typed: string }
   | { screen: 'service' }
@@ -63,7 +63,7 @@ const DAMAGE_WORDS: Record<string, string> = { water: 'flood', wind: 'storm', th
  * claim in the singular, a damage the claim page covers (water-damage: the flood page) or a
  * type mistyped by a letter or two (flod, residental).
  */
-export function claimSegmentFor(typed: string): string | undefined {
+function claimSegmentFor(typed: string): string | undefined {
   const core = typed.toLowerCase().replace(/(-damage)?(-claims?)?$/, '');
   if (!core) return undefined;
   const type = DAMAGE_WORDS[core] ?? core;
@@ -78,7 +78,7 @@ export function claimSegmentFor(typed: string): string | undefined {
  * visitor sent to a city's page goes to its French page where it has one; the rest of the
  * French route names are not in the script, so a mistyped French page lands on its city.
  */
-export function inFrench(pathname: string, cities: readonly LookupCity[]): Outcome {
+function inFrench(pathname: string, cities: readonly LookupCity[]): Outcome {
   const french = pathname.startsWith('/fr/');
   const outcome = resolveNotFound(french ? pathname.slice(3) : pathname, cities);
   if (!french || !('redirect' in outcome)) return outcome;

@@ -44,7 +44,7 @@ const answered = (form: HTMLFormElement, name: string) => {
 };
 
 /** The first answer a step still needs (its field's name), or '' once the step is complete. */
-export const missingField = (form: HTMLFormElement, step: number): string =>
+const missingField = (form: HTMLFormElement, step: number): string =>
   STEP_FIELDS[step - 1]?.find((n) => !answered(form, n)) ?? '';
 
 /**
@@ -149,15 +149,22 @@ function payload(form: HTMLFormElement) {
   };
 }
 
+/** The questionnaire's steps, its buttons and where it speaks, as the page renders them. */
+function partsOf(form: HTMLFormElement) {
+  return {
+    steps: Array.from(form.querySelectorAll<HTMLElement>('[data-step]')),
+    back: form.querySelector<HTMLButtonElement>('[data-back]'),
+    next: form.querySelector<HTMLButtonElement>('[data-next]'),
+    submit: form.querySelector<HTMLButtonElement>('[data-submit]'),
+    status: form.querySelector<HTMLElement>('[data-step-status]'),
+    error: form.querySelector<HTMLElement>('[data-form-error]'),
+    idField: form.querySelector<HTMLInputElement>('[data-submission-id]'),
+  };
+}
+
 /** Turns the server-rendered form (all steps visible) into the three-step questionnaire. */
 export function initQuestionnaire(form: HTMLFormElement): void {
-  const steps = Array.from(form.querySelectorAll<HTMLElement>('[data-step]'));
-  const back = form.querySelector<HTMLButtonElement>('[data-back]');
-  const next = form.querySelector<HTMLButtonElement>('[data-next]');
-  const submit = form.querySelector<HTMLButtonElement>('[data-submit]');
-  const status = form.querySelector<HTMLElement>('[data-step-status]');
-  const error = form.querySelector<HTMLElement>('[data-form-error]');
-  const idField = form.querySelector<HTMLInputElement>('[data-submission-id]');
+  const { steps, back, next, submit, status, error, idField } = partsOf(form);
   if (steps.length !== STEPS || !back || !next || !submit) return;
   if (idField) idField.value = submissionId();
   const check = initTurnstile(form);
@@ -214,14 +221,7 @@ export function initQuestionnaire(form: HTMLFormElement): void {
     update();
     const status = await send(form, check, payload(form));
     if (status >= 200 && status < 300) {
-      // The confirmation in the page's language, under the site's folder (the page names it),
-      // once GA4 has the lead (or has had its time).
-      const confirmation =
-        form.dataset.confirmation ?? LEAD_PAGES[langOfPath(location.pathname)].confirmation;
-      const city = value(form, 'city');
-      const id = value(form, 'submissionId');
-      const query = { city, ref: shortReference(id), damage: checked(form, 'damageTypes').join() };
-      received(id, city, () => location.assign(links.withQuery(confirmation, query)));
+      confirm(form, received);
       return;
     }
     sending = false;
@@ -230,6 +230,19 @@ export function initQuestionnaire(form: HTMLFormElement): void {
     update();
   });
   show(1, false);
+}
+
+/**
+ * The confirmation in the page's language, under the site's folder (the page names it), once
+ * GA4 has the lead (or has had its time).
+ */
+function confirm(form: HTMLFormElement, received: ReturnType<typeof measure>): void {
+  const confirmation =
+    form.dataset.confirmation ?? LEAD_PAGES[langOfPath(location.pathname)].confirmation;
+  const city = value(form, 'city');
+  const id = value(form, 'submissionId');
+  const query = { city, ref: shortReference(id), damage: checked(form, 'damageTypes').join() };
+  received(id, city, () => location.assign(links.withQuery(confirmation, query)));
 }
 
 /** The contact page's message form: sent through the same endpoint, answered in place. */

@@ -9,7 +9,7 @@ import { type CommandContext, parsePath } from './context.js';
 const DAY_MS = 24 * 60 * 60_000;
 
 /** `30d`, `8w` or a date (YYYY-MM-DD): the start of the report, as an ISO time. */
-export function parseSince(value: string, now = Date.now()): string {
+function parseSince(value: string, now = Date.now()): string {
   const span = /^(\d{1,4})([dw])$/.exec(value.trim());
   if (span)
     return new Date(now - Number(span[1]) * (span[2] === 'w' ? 7 : 1) * DAY_MS).toISOString();

@@ -26,37 +26,45 @@ export function registerLeads(program: Command, { io, setExitCode }: CommandCont
   registerLeadsCheck(leads, { io, setExitCode });
   registerLeadsReport(leads, { io });
   registerLeadsStore(leads, { io, setExitCode });
-  const outboxOption = () =>
-    new Option('--outbox <file>', 'the SQLite database of leads (unless LEAD_STORE_URL is set)')
-      .argParser(parsePath)
-      .env('LEAD_OUTBOX_PATH')
-      .default(DEFAULT_OUTBOX_PATH);
-  /** The store as `serve` opens it from the same settings; closed when `fn` is done. */
-  const withStore = async <T>(outbox: string, fn: (store: LeadStore) => Promise<T>) => {
-    const store = openLeadStore(
-      { outboxPath: outbox, storeUrl: configFromEnv().storeUrl },
-      jsonLog,
-    );
-    try {
-      return await fn(store);
-    } finally {
-      await store.close();
-    }
-  };
-  /** Where a SQLite store's older outbox files were set aside; none for a server's store. */
-  const setAsideDir = (outbox: string) =>
-    configFromEnv().storeUrl ? null : path.dirname(sqliteFiles(outbox).database);
-  const personOptions = (cmd: Command) =>
-    cmd
-      .option('--email <address>', "the person's e-mail address (any case)")
-      .option('--phone <number>', "the person's phone number (any format)");
-  const personOf = (opts: PersonQuery): PersonQuery => {
-    if (!opts.email?.trim() && !opts.phone?.trim())
-      throw new Error('name the person: --email <address>, --phone <number>, or both');
-    return opts;
-  };
-  const named = (p: PersonQuery) => [p.email, p.phone].filter(Boolean).join(' or ');
+  registerList(leads, io);
+  registerRetry(leads, { io, setExitCode });
+  registerDrop(leads, io);
+  registerShow(leads, io);
+  registerForget(leads, io);
+}
 
+const outboxOption = () =>
+  new Option('--outbox <file>', 'the SQLite database of leads (unless LEAD_STORE_URL is set)')
+    .argParser(parsePath)
+    .env('LEAD_OUTBOX_PATH')
+    .default(DEFAULT_OUTBOX_PATH);
+
+/** The store as `serve` opens it from the same settings; closed when `fn` is done. */
+async function withStore<T>(outbox: string, fn: (store: LeadStore) => Promise<T>): Promise<T> {
+  const store = openLeadStore({ outboxPath: outbox, storeUrl: configFromEnv().storeUrl }, jsonLog);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Where a SQLite store's older outbox files were set aside; none for a server's store. */
+const setAsideDir = (outbox: string) =>
+  configFromEnv().storeUrl ? null : path.dirname(sqliteFiles(outbox).database);
+const personOptions = (cmd: Command) =>
+  cmd
+    .option('--email <address>', "the person's e-mail address (any case)")
+    .option('--phone <number>', "the person's phone number (any format)");
+const personOf = (opts: PersonQuery): PersonQuery => {
+  if (!opts.email?.trim() && !opts.phone?.trim())
+    throw new Error('name the person: --email <address>, --phone <number>, or both');
+  return opts;
+};
+const named = (p: PersonQuery) => [p.email, p.phone].filter(Boolean).join(' or ');
+
+/** `claimsite leads list`: what waits for the CRM, and what it refused for good. */
+function registerList(leads: Command, io: CommandContext['io']) {
   leads
     .command('list')
     .description('show the leads waiting for the CRM, and the dead letters it refused')
@@ -83,6 +91,13 @@ export function registerLeads(program: Command, { io, setExitCode }: CommandCont
         }
       }),
     );
+}
+
+/** `claimsite leads retry`: every waiting lead delivered now. */
+function registerRetry(
+  leads: Command,
+  { io, setExitCode }: Pick<CommandContext, 'io' | 'setExitCode'>,
+) {
   leads
     .command('retry')
     .description(
@@ -105,6 +120,10 @@ export function registerLeads(program: Command, { io, setExitCode }: CommandCont
         await deliverer.store.close();
       }
     });
+}
+
+/** `claimsite leads drop <id>`: one waiting lead or dead letter removed, after asking. */
+function registerDrop(leads: Command, io: CommandContext['io']) {
   leads
     .command('drop')
     .description('remove one waiting lead or dead letter, after asking')
@@ -128,6 +147,10 @@ export function registerLeads(program: Command, { io, setExitCode }: CommandCont
         io.out(`Dropped lead ${id}.\n`);
       }),
     );
+}
+
+/** `claimsite leads show`: every record held about a person (an access request). */
+function registerShow(leads: Command, io: CommandContext['io']) {
   personOptions(
     leads
       .command('show')
@@ -158,6 +181,10 @@ export function registerLeads(program: Command, { io, setExitCode }: CommandCont
       );
     }),
   );
+}
+
+/** `claimsite leads forget`: every record held about a person deleted (a deletion request). */
+function registerForget(leads: Command, io: CommandContext['io']) {
   personOptions(
     leads
       .command('forget')

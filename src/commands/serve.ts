@@ -65,43 +65,10 @@ async function serve(
   cmd: Command,
   watch: boolean,
 ): Promise<void> {
-  let watcher: Watcher | undefined;
-  let rebuilder: Rebuilder | undefined;
-  if (watch) {
-    rebuilder = new Rebuilder(root, {
-      dataDir: path.resolve(opts.data),
-      outDir: path.resolve(opts.dir),
-      publicDir: publicFolder(opts.public, cmd.getOptionValueSource('public') === 'cli'),
-      baseUrl: opts.baseUrl,
-    });
-    io.out('Building…\n');
-    // Sources edited since lib/ was compiled are compiled first; if they do not compile, the
-    // last good code builds and the error is shown until they do.
-    const compiled = await rebuilder.compile();
-    if (compiled) io.err(`${compiled}\n`);
-    const first = await rebuilder.build();
-    if (first.error)
-      io.err(
-        `Build failed; ${existsSync(opts.dir) ? 'serving the last good site' : 'nothing to serve until it builds'}.\n${first.error}\n`,
-      );
-    const shown = (f: string) => displayPath(f);
-    watcher = startWatcher({
-      folders: rebuilder.folders().map((f) => f.dir),
-      rebuild: (changed) => (rebuilder as Rebuilder).rebuild(changed),
-      onResult: (result, changed) => {
-        const what = changed.map(shown).join(', ');
-        if (result.error)
-          io.err(
-            `Build failed after a change to ${what}; still serving the last good site.\n${result.error}\n`,
-          );
-        else
-          io.out(
-            `Rebuilt after a change to ${what} (${formatWhole(result.changed)} files changed).\n`,
-          );
-      },
-    });
-    await watcher.ready;
-  } else if (!existsSync(opts.dir)) {
+  const watching = watch ? await startWatching(io, root, opts, cmd) : undefined;
+  const watcher = watching?.watcher;
+  const rebuilder = watching?.rebuilder;
+  if (!watch && !existsSync(opts.dir)) {
     throw new Error(
       `${displayPath(opts.dir)} does not exist: build the site first (claimsite generate --out ${opts.dir}), or build and serve it with claimsite dev`,
     );
@@ -133,4 +100,47 @@ async function serve(
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+}
+
+/** The first build, then a rebuild on every change to what the site is built from. */
+async function startWatching(
+  io: CommandContext['io'],
+  root: string,
+  opts: ServeFlags,
+  cmd: Command,
+): Promise<{ watcher: Watcher; rebuilder: Rebuilder }> {
+  const rebuilder = new Rebuilder(root, {
+    dataDir: path.resolve(opts.data),
+    outDir: path.resolve(opts.dir),
+    publicDir: publicFolder(opts.public, cmd.getOptionValueSource('public') === 'cli'),
+    baseUrl: opts.baseUrl,
+  });
+  io.out('Building…\n');
+  // Sources edited since lib/ was compiled are compiled first; if they do not compile, the
+  // last good code builds and the error is shown until they do.
+  const compiled = await rebuilder.compile();
+  if (compiled) io.err(`${compiled}\n`);
+  const first = await rebuilder.build();
+  if (first.error)
+    io.err(
+      `Build failed; ${existsSync(opts.dir) ? 'serving the last good site' : 'nothing to serve until it builds'}.\n${first.error}\n`,
+    );
+  const shown = (f: string) => displayPath(f);
+  const watcher = startWatcher({
+    folders: rebuilder.folders().map((f) => f.dir),
+    rebuild: (changed) => rebuilder.rebuild(changed),
+    onResult: (result, changed) => {
+      const what = changed.map(shown).join(', ');
+      if (result.error)
+        io.err(
+          `Build failed after a change to ${what}; still serving the last good site.\n${result.error}\n`,
+        );
+      else
+        io.out(
+          `Rebuilt after a change to ${what} (${formatWhole(result.changed)} files changed).\n`,
+        );
+    },
+  });
+  await watcher.ready;
+  return { watcher, rebuilder };
 }

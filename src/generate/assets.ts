@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Pictures } from '../photos/plan.js';
-import { shieldSvg } from '../render/shield.js';
 import { allCities, type City, type Site } from '../site/model.js';
+import { shieldSvg } from '../site/shield.js';
 import { FONT_WEIGHTS, fontFile, type Theme, themeCss, webFontOf } from '../site/theme.js';
 import { assetFile, fileForPath, links, pathForFile } from '../urls.js';
 import { bundleClient, readPrebuiltClient } from './client-bundle.js';
 
-export interface Asset {
+interface Asset {
   /** Path under the output folder, e.g. assets/app.3f2a1c9b.js */
   file: string;
   contents: Uint8Array;
@@ -31,11 +31,11 @@ export interface Assets extends PageAssets {
   files: Asset[];
 }
 
-export const hashed = (name: string, ext: string, contents: Uint8Array) =>
+const hashed = (name: string, ext: string, contents: Uint8Array) =>
   assetFile(name, createHash('sha256').update(contents).digest('hex'), ext);
 
 /** The browser script and stylesheet: code, the same whatever the data. */
-export interface ClientAssets {
+interface ClientAssets {
   js: Uint8Array;
   css: Uint8Array;
 }
@@ -52,7 +52,7 @@ export async function loadClient(
 }
 
 /** What a site's theme adds to the client's assets: its font files, its part of the stylesheet. */
-export interface ThemeAssets {
+interface ThemeAssets {
   fonts: Asset[];
   /** Put before the stylesheet: the theme's custom properties and font faces. */
   css: string;
@@ -60,7 +60,7 @@ export interface ThemeAssets {
 }
 
 /** The files and stylesheet of a theme; the favicon's title is the site's name. */
-export function themeAssets(theme: Theme, siteName: string): ThemeAssets {
+function themeAssets(theme: Theme, siteName: string): ThemeAssets {
   const font = webFontOf(theme);
   const require = createRequire(import.meta.url);
   const fonts = font
@@ -81,7 +81,7 @@ export function themeAssets(theme: Theme, siteName: string): ThemeAssets {
 }
 
 /** The site's asset files, with content-hashed names: the client's, the theme's, the city index. */
-export function siteAssets<
+function siteAssets<
   C extends { slug: string; population: number; areas?: readonly { slug: string }[] },
 >(
   client: ClientAssets,

@@ -4,13 +4,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /** The browser script and the stylesheet: code, not data, so they are the same for every site. */
-export interface ClientBundle {
+interface ClientBundle {
   js: Uint8Array;
   css: Uint8Array;
 }
 
 /** Where scripts/build-cli.mjs leaves the bundle, beside the compiled CLI. */
-export const PREBUILT_DIR = 'lib/client';
+const PREBUILT_DIR = 'lib/client';
 const PREBUILT = { js: 'app.js', css: 'site.css' } as const;
 
 /** Bundles src/client/main.ts and src/styles/site.css with esbuild. */

@@ -46,7 +46,7 @@ export class PathList {
 }
 
 /** Where PathList.cursor is: the path's index and, when read, the path. */
-export class PathCursor {
+class PathCursor {
   index = -1;
   private bytes: Buffer = Buffer.alloc(0);
   private start = 0;

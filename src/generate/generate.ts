@@ -39,7 +39,7 @@ export { FIRST_PAGE_MARK } from './render-pages.js';
 export { PARALLEL_MIN_PAGES } from './threads.js';
 
 /** A build's inputs (see InputOptions), and how it runs. */
-export interface GenerateOptions extends InputOptions {
+interface GenerateOptions extends InputOptions {
   outDir: string;
   onProgress?: (done: number, total: number) => void;
   /** Worker threads that render besides this one; 0 renders and writes on one (see threads.ts). */
@@ -68,7 +68,7 @@ export interface GenerateOptions extends InputOptions {
   strict?: boolean;
 }
 
-export interface GenerateResult {
+interface GenerateResult {
   outDir: string;
   pages: number;
   files: number;
@@ -152,67 +152,97 @@ async function buildAndCommit(options: GenerateOptions): Promise<Built> {
     // The audited pages' phrases, split as this thread renders them (see RenderedPhrases).
     const topics = inputs.site.facts.topics ?? undefined;
     const phrases = options.audit ? new RenderedPhrases(options.outDir, topics) : null;
-    let ahead: DrawingAhead | null = null;
-    try {
-      staging.takeFound(await files.found);
-      const publicStamps = stageFiles(staging, inputs, previous);
-      keepUnchanged(plan, staging);
-      // Asked before the render, while the last manifest still has every page's line: a build
-      // that reuses none lets them go (at 100x, 34 MB it would hold through the render).
-      const lastDates = LastDates.of(plan.indexable, previous);
-      if (previous && !plan.reusable) staging.renumber(previous.keepUnmarked());
-      // Images no build drew are drawn on threads of their own while the pages render.
-      ahead = drawAhead(staging, plan, options.cacheDir);
-      const rendered = await renderPages(
-        inputs,
-        plan,
-        staging,
-        threads,
-        phrases,
-        progress(options, plan),
-      );
-      const images = await stageBuildImages(
-        staging,
-        inputs,
-        plan,
-        options.cacheDir,
-        await ahead?.finish(),
-      );
-      const photos = await stagePhotos(
-        staging,
-        inputs.photos,
-        images.cacheDir,
-        displayPath(path.join(options.dataDir, 'site.json')),
-      );
-      const dates = pageDates(plan.indexable, plan.state, lastDates, inputs.lastmod);
-      stageSitemap(staging, inputs.site, plan.indexable, dates, inputs.lastmod);
-      if (options.precompress) await stagePrecompressed(staging, plan, previous);
-      const audit = startAudit(options.audit, options.outDir, plan, staging, phrases, topics);
-      try {
-        commitBuild(options.outDir, inputs, plan, staging, previous, {
-          publicStamps,
-          dates,
-          precompressed: options.precompress ? COMPRESSOR : undefined,
-        });
-      } catch (err) {
-        dropAudit(audit);
-        throw err;
-      }
-      saveValidRecords(options.outDir, code, inputs.site);
-      return {
-        result: { ...resultOf(options, inputs, plan, staging, rendered, images), photos },
-        audit,
-      };
-    } catch (err) {
-      ahead?.stop();
-      staging.abort();
-      phrases?.close();
-      throw err;
-    }
+    const step = { options, inputs, previous, plan, staging, threads, phrases, topics, code };
+    return await stageAndCommit(step, files);
   } finally {
     files?.stop();
     void threads.pool?.close();
   }
+}
+
+/** What the steps after the plan share: the build's inputs, its plan and its staging folder. */
+interface Step {
+  options: GenerateOptions;
+  inputs: Inputs;
+  previous: Awaited<ReturnType<typeof readPreviousManifest>>;
+  plan: Plan;
+  staging: Staging;
+  threads: ReturnType<typeof renderThreads>;
+  phrases: RenderedPhrases | null;
+  topics: NonNullable<Inputs['site']['facts']['topics']> | undefined;
+  code: ReturnType<typeof codeOf>;
+}
+
+/** The files staged, the pages rendered, the images and photos made, and all committed. */
+async function stageAndCommit(step: Step, files: FilesSearch): Promise<Built> {
+  const { options, inputs, previous, plan, staging, threads, phrases, topics, code } = step;
+  let ahead: DrawingAhead | null = null;
+  try {
+    staging.takeFound(await files.found);
+    const publicStamps = stageFiles(staging, inputs, previous);
+    keepUnchanged(plan, staging);
+    // Asked before the render, while the last manifest still has every page's line: a build
+    // that reuses none lets them go (at 100x, 34 MB it would hold through the render).
+    const lastDates = LastDates.of(plan.indexable, previous);
+    if (previous && !plan.reusable) staging.renumber(previous.keepUnmarked());
+    // Images no build drew are drawn on threads of their own while the pages render.
+    ahead = drawAhead(staging, plan, options.cacheDir);
+    const rendered = await renderPages(
+      inputs,
+      plan,
+      staging,
+      threads,
+      phrases,
+      progress(options, plan),
+    );
+    const { images, photos, dates } = await stageAfterRender(step, ahead, lastDates);
+    const audit = startAudit(options.audit, options.outDir, plan, staging, phrases, topics);
+    try {
+      commitBuild(options.outDir, inputs, plan, staging, previous, {
+        publicStamps,
+        dates,
+        precompressed: options.precompress ? COMPRESSOR : undefined,
+      });
+    } catch (err) {
+      dropAudit(audit);
+      throw err;
+    }
+    saveValidRecords(options.outDir, code, inputs.site);
+    return {
+      result: { ...resultOf(options, inputs, plan, staging, rendered, images), photos },
+      audit,
+    };
+  } catch (err) {
+    ahead?.stop();
+    staging.abort();
+    phrases?.close();
+    throw err;
+  }
+}
+
+/** Once the pages are rendered: share images, owner photos, the sitemap and compressed copies. */
+async function stageAfterRender(
+  { options, inputs, previous, plan, staging }: Step,
+  ahead: DrawingAhead | null,
+  lastDates: LastDates,
+) {
+  const images = await stageBuildImages(
+    staging,
+    inputs,
+    plan,
+    options.cacheDir,
+    await ahead?.finish(),
+  );
+  const photos = await stagePhotos(
+    staging,
+    inputs.photos,
+    images.cacheDir,
+    displayPath(path.join(options.dataDir, 'site.json')),
+  );
+  const dates = pageDates(plan.indexable, plan.state, lastDates, inputs.lastmod);
+  stageSitemap(staging, inputs.site, plan.indexable, dates, inputs.lastmod);
+  if (options.precompress) await stagePrecompressed(staging, plan, previous);
+  return { images, photos, dates };
 }
 
 /** Sample content or a missing licence, each named: nothing of it is published. */

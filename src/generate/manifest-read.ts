@@ -21,7 +21,7 @@ export const MANIFEST_THREAD_MIN_BYTES = 2 << 20;
 const WORKER = new URL('./manifest-worker.js', import.meta.url);
 
 /** What the thread sends back: the file's bytes and stamp, and the index of its text. */
-export type ManifestRead = { bytes: Uint8Array; stamp: string; index: ManifestIndex } | null;
+type ManifestRead = { bytes: Uint8Array; stamp: string; index: ManifestIndex } | null;
 
 /**
  * The last build's manifest (see PreviousManifest.read), read on a thread of its own when it is

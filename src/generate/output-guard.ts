@@ -4,7 +4,7 @@ import path from 'node:path';
 import { displayPath } from '../site/display-path.js';
 
 /** The build will not write into this folder; the message says why and what to do. */
-export class OutputRefused extends Error {
+class OutputRefused extends Error {
   constructor(outDir: string, why: string, todo: string) {
     super(`Refusing to build into ${displayPath(outDir)}: ${why}. ${todo}`);
     this.name = 'OutputRefused';

@@ -64,7 +64,7 @@ export interface Plan {
 }
 
 /** A city's unit as the manifest records it (see UnitLine). */
-export interface PlannedUnit extends UnitMade {
+interface PlannedUnit extends UnitMade {
   slug: string;
   digest: string;
 }
@@ -91,7 +91,7 @@ export interface IndexedPage {
 }
 
 /** Whether the last build's pages may be reused: the same build key, and one at all. */
-export function reusableManifest(
+function reusableManifest(
   inputs: Inputs,
   previous: PreviousManifest | null,
 ): PreviousManifest | null {
@@ -102,7 +102,7 @@ export function reusableManifest(
  * The nearby lists are kept with the manifest and taken back while no city's slug, place,
  * population or order changed. Decided before the pages, which read the lists.
  */
-export function planNearby(
+function planNearby(
   inputs: Inputs,
   reusable: PreviousManifest | null,
 ): { key: string; lists: Record<string, string[]> | null } {
@@ -119,7 +119,7 @@ export function planNearby(
  * whose digest is the last build's (see unitDigest) is taken from the manifest, its pages not
  * made at all: an edit to one city plans its pages and its neighbours' (whose lists show it).
  */
-export function planPages(
+function planPages(
   inputs: Inputs,
   reusable: PreviousManifest | null,
   previous: PreviousManifest | null,

@@ -43,16 +43,16 @@ export function listPublic(dir: string | null | undefined): PublicFile[] {
 }
 
 /** Generated files a public file of the same path takes the place of. */
-export const REPLACEABLE = new Set(['robots.txt', 'favicon.svg']);
+const REPLACEABLE = new Set(['robots.txt', 'favicon.svg']);
 
 /** Generated files a public file of the same path adds to: its rules follow the build's. */
-export const APPENDED = new Set(['_headers']);
+const APPENDED = new Set(['_headers']);
 
 /**
  * A public file that would take the path of a file the build writes (a page, an asset, the
  * sitemap) is a data error naming both: the owner chooses which one the site keeps.
  */
-export function checkPublicPaths(
+function checkPublicPaths(
   publicDir: string,
   files: readonly PublicFile[],
   generatedBy: (rel: string) => string | undefined,
@@ -84,7 +84,7 @@ export function checkPublicPages(publicDir: string, inputs: Inputs, plan: Plan):
 }
 
 /** What the build writes at a path of the output, named for a message; undefined for nothing. */
-export function generatedFiles(
+function generatedFiles(
   /** The path of the page whose file is at `rel`, if any. */
   pageAt: (rel: string) => string | undefined,
   assets: Assets,

@@ -33,24 +33,7 @@ export async function renderPages(
   const { assets } = inputs;
   const workers =
     threads.pool && usesWorkers(threads, toRender)
-      ? threads.pool.run(
-          {
-            digest: siteDigest(inputs.site),
-            units,
-            starts,
-            state: state.buffer,
-            queue: queue.buffer,
-            target: staging.target,
-            assets: {
-              css: assets.css,
-              js: assets.js,
-              cityIndex: assets.cityIndex,
-              fonts: assets.fonts,
-              photos: assets.photos,
-            },
-          },
-          queue,
-        )
+      ? runOnWorkers(threads.pool, inputs, plan, staging, units, queue)
       : Promise.resolve<StagedFiles[]>([]);
   // Reported after this thread's share; this keeps it from going unhandled meanwhile.
   workers.catch(() => {});
@@ -97,4 +80,34 @@ export async function renderPages(
     await writer?.abort();
     throw err;
   }
+}
+
+/** The render workers' share of the pages: they claim units from the same queue as this thread. */
+function runOnWorkers(
+  pool: RenderPool,
+  inputs: Inputs,
+  { starts, state }: Pick<Plan, 'starts' | 'state'>,
+  staging: Staging,
+  units: ReturnType<typeof unitsToRender>,
+  queue: GroupQueue,
+): Promise<StagedFiles[]> {
+  const { assets } = inputs;
+  return pool.run(
+    {
+      digest: siteDigest(inputs.site),
+      units,
+      starts,
+      state: state.buffer,
+      queue: queue.buffer,
+      target: staging.target,
+      assets: {
+        css: assets.css,
+        js: assets.js,
+        cityIndex: assets.cityIndex,
+        fonts: assets.fonts,
+        photos: assets.photos,
+      },
+    },
+    queue,
+  );
 }

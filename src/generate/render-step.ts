@@ -10,7 +10,7 @@ import type { PageState } from './page-state.js';
 import type { GroupQueue } from './parallel.js';
 
 /** What renders a page: the site, its pages a unit at a time, the assets, the templates. */
-export interface RenderJob {
+interface RenderJob {
   site: Site;
   units: PageUnits;
   /** The pages of no city (unit 0), for pages that list them (the HTML sitemap). */
@@ -27,7 +27,7 @@ export interface RenderJob {
 }
 
 /** Where rendered pages go: a page's file, its bytes, and its index in the page order. */
-export interface PageSink {
+interface PageSink {
   putPage(rel: string, page: PageBytes, index: number): void;
 }
 

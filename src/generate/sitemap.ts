@@ -6,15 +6,15 @@ import { absoluteUrl, links } from '../urls.js';
 import type { Staging } from './staging.js';
 
 /** sitemaps.org allows 50,000 URLs a file; we split well before it. */
-export const SITEMAP_SPLIT = 45_000;
+const SITEMAP_SPLIT = 45_000;
 
-export interface SitemapFile {
+interface SitemapFile {
   file: string;
   contents: Buffer;
 }
 
 /** What sitemap.xml says of a page (a Page, or what a build keeps of an indexable one). */
-export interface SitemapPage {
+interface SitemapPage {
   path: string;
   lang: Lang;
   /** The path of its translation: listed as an alternate when that page is in the sitemap too. */
@@ -46,7 +46,7 @@ export function buildSitemaps(
 }
 
 /** buildSitemaps a file at a time: each made from its own URLs, and let go once staged. */
-export function* sitemapFiles(
+function* sitemapFiles(
   site: Site,
   pages: readonly SitemapPage[],
   dateOf: (page: SitemapPage, i: number) => string | undefined,

@@ -116,7 +116,7 @@ function imagesOfCopiedUnits(inputs: Inputs, plan: Plan, files: readonly string[
  * build drew comes from the cache; only the rest are drawn. Images are named by what they show,
  * so "the same name" is "the same picture".
  */
-export async function stageShareImages(
+async function stageShareImages(
   staging: Staging,
   images: readonly ShareImage[],
   cache: ImageCache,

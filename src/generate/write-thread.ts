@@ -8,7 +8,7 @@ import type { StagedFiles, StageTarget } from './stage-writer.js';
  * bytes left unused at the ring's end (a page never wraps around), or its own bytes when it is
  * too large for the ring.
  */
-export type WriteRecord =
+type WriteRecord =
   | [rel: string, index: number, offset: number, size: number, skip: number]
   | [rel: string, index: number, bytes: Uint8Array];
 

@@ -1,8 +1,7 @@
 import type enCatalogue from '../../data/i18n/en.json';
 import type { DataIssue } from '../site/errors.js';
-import { isSitePlaceholder } from '../site/placeholders.js';
-import { isObject } from '../site/read.js';
 import { formsOf, PROVINCE_LIST } from './french-provinces.js';
+import { isSitePlaceholder } from './placeholders.js';
 
 /**
  * A language's catalogue (data/i18n/<lang>.json): every user-facing string of the templates and
@@ -138,4 +137,9 @@ export function checkCatalogue(raw: unknown, reference: unknown, file: string): 
   };
   walk(raw, reference, '');
   return issues;
+}
+
+/** A JSON object, not a list (site/read.ts has the same test; the catalogue does not load data). */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -1,10 +1,10 @@
 /**
  * How French names each province and territory in a sentence: with its article ("le Québec",
  * "l'Alberta"), and after "à" and "de", which contract with it ("au Québec", "en Alberta",
- * "du Québec", "de l'Alberta"). A service area's French name is made of these (src/i18n/region.ts),
+ * "du Québec", "de l'Alberta"). A service area's French name is made of these (src/site/region.ts),
  * and a sentence written "à {city}" reads right for it (src/i18n/catalogue.ts).
  */
-export interface FrenchProvinceForms {
+interface FrenchProvinceForms {
   /** With its article, lower-case: "le Québec"; a sentence's start capitalises it. */
   article: string;
   /** After "à": "au Québec". */

@@ -2,7 +2,7 @@
  * The site's languages. English is the site as it always was, at the root; French is a prefix
  * and a table of route segments (data/i18n/fr.json), not a second set of templates.
  */
-export const LANGS = ['en', 'fr'] as const;
+const LANGS = ['en', 'fr'] as const;
 export type Lang = (typeof LANGS)[number];
 
 /** BCP 47 tags: `<html lang>`, hreflang and the sitemap's alternates. */

@@ -6,7 +6,7 @@ import path from 'node:path';
  * a tag, an alias), a tarball's URL, a git repository, or this machine (a file or a folder), which
  * no build host can reach.
  */
-export type SpecKind = 'registry' | 'tarball' | 'git' | 'local';
+type SpecKind = 'registry' | 'tarball' | 'git' | 'local';
 
 export function specKind(spec: string): SpecKind {
   if (/^(file:|git\+file:)/.test(spec)) return 'local';

@@ -14,7 +14,7 @@ import { displayPath } from '../site/display-path.js';
 import { slugify } from '../site/slug.js';
 import { HOSTS, writeRecipes } from './recipes.js';
 
-export interface NewSiteOptions {
+interface NewSiteOptions {
   /** The folder to make: one that does not exist, or an empty one. */
   dir: string;
   /** The data set to start from: claimsite's bundled one. */

@@ -11,7 +11,7 @@ export type Host = (typeof HOSTS)[number];
  * Each host's files: where claimsite keeps the file (under its recipes/ folder) and where it goes
  * in a site folder. A dotted name is kept undotted in claimsite, so that no packer leaves it out.
  */
-export const RECIPES: Record<Host, ReadonlyArray<{ from: string; to: string }>> = {
+const RECIPES: Record<Host, ReadonlyArray<{ from: string; to: string }>> = {
   netlify: [
     { from: 'netlify/netlify.toml', to: 'netlify.toml' },
     { from: 'netlify/lead.mjs', to: 'netlify/functions/lead.mjs' },

@@ -22,7 +22,7 @@ export type AlertCondition =
 export type Alert = (condition: AlertCondition, text: string) => Promise<void>;
 
 /** An alert of the same condition is sent at most this often. */
-export const ALERT_EVERY_MS = 60 * 60_000;
+const ALERT_EVERY_MS = 60 * 60_000;
 
 /**
  * Alerts to LEAD_ALERT_WEBHOOK: a JSON POST with the message in `text`, the field Slack and

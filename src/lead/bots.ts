@@ -26,7 +26,7 @@ export function turnstileTokenOf(raw: unknown): string {
   return typeof token === 'string' && token.length <= 2048 ? token : '';
 }
 
-export interface TurnstileVerdict {
+interface TurnstileVerdict {
   ok: boolean;
   /** Cloudflare's error codes (or ours: missing-input-response, siteverify-unreachable). */
   codes: string[];

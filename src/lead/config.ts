@@ -63,7 +63,7 @@ export interface LeadConfig {
   turnstileVerifyUrl: string;
 }
 
-export const DEFAULT_BASE_URL = {
+const DEFAULT_BASE_URL = {
   v1: 'https://rest.gohighlevel.com',
   v2: 'https://services.leadconnectorhq.com',
 };

@@ -42,7 +42,7 @@ export class CrmError extends Error {
 }
 
 /** What a delivery achieved before it stopped; kept with a waiting lead, so none is doubled. */
-export interface Progress {
+interface Progress {
   contactId?: string;
   noteMayExist?: boolean;
   /** Fields the CRM refused, which the contact went without: the note names them. */
@@ -129,7 +129,7 @@ export class RateGate {
  * Runs `fn` until it succeeds, a failure is not transient, the attempts are spent, or the next
  * wait would pass the deadline: exponential back-off with full jitter.
  */
-export async function withRetry<T>(
+async function withRetry<T>(
   fn: () => Promise<T>,
   policy: RetryPolicy,
   deadline: number,
@@ -226,12 +226,12 @@ function api(config: LeadConfig): Api {
   };
 }
 
-export interface Delivery {
+interface Delivery {
   contactId: string;
   noteAdded: boolean;
 }
 
-export interface DeliverOptions {
+interface DeliverOptions {
   /** When the delivery must have ended (ms since the epoch): no request outlasts it. */
   deadline: number;
   /** What an earlier attempt achieved. */
@@ -573,7 +573,7 @@ function crmMessages(json: unknown): string[] {
  * names of our own fields its messages cite, and a digest of the answer, which tells two answers
  * apart and matches the CRM's own logs without saying what they hold.
  */
-export function crmReason(status: number, text: string, messages: readonly string[]): string {
+function crmReason(status: number, text: string, messages: readonly string[]): string {
   const cited = citedFields(messages);
   const digest = createHash('sha256').update(text).digest('hex').slice(0, 12);
   return `HTTP ${status}${cited.length ? ` citing ${cited.join(', ')}` : ''} (answer sha256 ${digest})`;

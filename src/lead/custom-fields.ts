@@ -14,7 +14,7 @@ export const keyOf = (field: LocationField) =>
   field.fieldKey?.replace(/^(contact|opportunity)\./, '');
 
 /** A listing that failed or missed a key is not asked again sooner than this. */
-export const REFRESH_AFTER_MS = 60_000;
+const REFRESH_AFTER_MS = 60_000;
 
 /**
  * The location's own ids for the custom field keys a lead fills. GoHighLevel's typed custom

@@ -37,18 +37,18 @@ export type Outcome = 'delivered' | 'queued';
 /** A drain stops trying after this many leads in a row could not be delivered for now. */
 const GIVE_UP_AFTER = 3;
 
-export const NO_TOKEN = 'no CRM token configured';
+const NO_TOKEN = 'no CRM token configured';
 
 /**
  * The reason a lead is kept with while the endpoint delivers it: no drain tries it before its
  * next attempt time (the attempt ends well within it), and one whose process died during the
  * attempt is tried then, looking for the note that attempt may have added.
  */
-export const FIRST_ATTEMPT = 'first delivery under way';
+const FIRST_ATTEMPT = 'first delivery under way';
 const FIRST_ATTEMPT_MS = 15_000;
 
 /** The store holds as many waiting leads as it may: new ones are refused until some go. */
-export class StoreFullError extends Error {}
+class StoreFullError extends Error {}
 
 /**
  * Accepts a submitted lead and delivers it by `deadline`. The lead is kept in the store before
@@ -125,7 +125,7 @@ async function accept(d: Deliverer, entry: WaitingLead): Promise<AddResult> {
   return result;
 }
 
-export interface DrainResult {
+interface DrainResult {
   delivered: number;
   /** Still waiting: not due yet, or tried again and not delivered. */
   waiting: number;
@@ -204,7 +204,7 @@ export async function drain(
 }
 
 /** The wait before a lead's next attempt: the interval, doubled after each attempt, to an hour. */
-export function backoff(intervalMs: number, attempts: number): number {
+function backoff(intervalMs: number, attempts: number): number {
   const ms = Math.min(intervalMs * 2 ** Math.max(0, attempts - 1), 60 * 60_000);
   // A little spread, so that leads that failed together are not tried all at once again.
   return ms * (0.9 + Math.random() * 0.2);

@@ -11,7 +11,7 @@ import { jsonLog, type Log } from './log.js';
 import { type RateLimit, RateLimiter } from './rate-limit.js';
 import { shortReference } from './reference.js';
 import { MAX_BODY_BYTES } from './rules.js';
-import { fromFormData, leadSchema, reason } from './schema.js';
+import { fromFormData, type Lead, leadSchema, reason } from './schema.js';
 import type { LeadStore } from './store.js';
 import { alertStoreFailure } from './store-failure.js';
 
@@ -56,7 +56,7 @@ export interface ClientInfo {
 export type LeadHandler = (request: Request, client?: ClientInfo) => Promise<Response>;
 
 /** The endpoint answers the browser within this, whatever the CRM does (the browser waits 15 s). */
-export const ANSWER_WITHIN_MS = 8000;
+const ANSWER_WITHIN_MS = 8000;
 /** Of which the CRM gets all but a second: keeping what it did not take is the rest. */
 const CRM_WITHIN_MS = ANSWER_WITHIN_MS - 1000;
 
@@ -145,7 +145,7 @@ function createHandler(
   log: Log,
   limiter: RateLimit,
 ): LeadHandler {
-  const inFlight = new Map<string, Promise<Outcome>>();
+  const deliverOnce = oncePerSubmission(deliverer);
 
   return async (request, client = {}) => {
     const cors = corsHeaders(request, config.allowedOrigins);
@@ -165,32 +165,13 @@ function createHandler(
       checkOrigin(request, config.allowedOrigins);
       if (!isForm && type !== 'application/json')
         throw new Reject(415, 'send application/json or a form');
-      // The visitor, not the proxy in front: every visitor behind one would share its limit.
-      const visitor = client.fromPlatform
-        ? (client.clientIp ?? 'unknown')
-        : config.trustedProxies.clientOf(
-            client.clientIp ?? 'unknown',
-            request.headers.get('x-forwarded-for'),
-          );
+      const visitor = visitorOf(request, client, config);
       const wait = await limiter.take(visitor);
       if (wait !== null)
         throw new Reject(429, 'too many submissions', {
           'Retry-After': String(Math.ceil(wait / 1000)),
         });
-      const text = await readLimited(request, MAX_BODY_BYTES);
-      let raw: unknown;
-      if (isForm) {
-        raw = fromFormData(new URLSearchParams(text));
-        // Without JavaScript no id was made in the browser: one is made here instead.
-        const r = raw as Record<string, unknown>;
-        if (!r.submissionId) r.submissionId = randomUUID();
-      } else {
-        try {
-          raw = JSON.parse(text);
-        } catch {
-          throw new Reject(400, 'malformed JSON');
-        }
-      }
+      const raw = await readSubmission(request, isForm);
       if (typeof raw === 'object' && raw && 'page' in raw && typeof raw.page === 'string')
         lang = langOfPath(raw.page);
       // Sent faster than a person can: answered as a success, so the bot learns nothing, and
@@ -202,44 +183,16 @@ function createHandler(
           ? redirect(site + links.withQuery(LEAD_PAGES[lang].confirmation, trappedQuery(raw)))
           : json(outcome === 'delivered' ? 200 : 202, { ok: true, status: outcome }, cors);
       }
-      const parsed = leadSchema.safeParse(raw);
-      if (!parsed.success) throw new Reject(400, reason(parsed.error));
-      const lead = { ...parsed.data, receivedAt: new Date().toISOString() };
-      if (config.turnstileSecret) {
-        const verdict = await verifyTurnstile(
-          config.turnstileSecret,
-          turnstileTokenOf(raw),
-          visitor,
-          config.turnstileVerifyUrl,
-        );
-        if (!verdict.ok) {
-          log('lead rejected', { reason: 'turnstile', codes: verdict.codes });
-          throw new Reject(403, 'the bot check failed: send the form again');
-        }
-      }
-
+      const lead = await acceptLead(raw, visitor, config, log);
       let outcome: Outcome;
       if (lead.website.trim()) {
         // A bot filled the field people never see: it is answered exactly as a lead the CRM
         // took, so it learns nothing, and nothing of it is kept or logged but that it came.
         log('submission ignored', { reason: 'honeypot' });
         outcome = deliverer.crm ? 'delivered' : 'queued';
-      } else {
-        let pending = inFlight.get(lead.submissionId);
-        if (!pending) {
-          pending = deliverOrKeep(deliverer, lead, Date.now() + CRM_WITHIN_MS).finally(() =>
-            inFlight.delete(lead.submissionId),
-          );
-          inFlight.set(lead.submissionId, pending);
-        }
-        outcome = await pending;
-      }
-      if (isForm) {
-        const city = lead.form === 'contact' ? '' : lead.city;
-        const damage = lead.form === 'contact' ? '' : lead.damageTypes.join();
-        const query = { city, ref: shortReference(lead.submissionId), damage };
-        return redirect(site + links.withQuery(LEAD_PAGES[lang].confirmation, query));
-      }
+      } else outcome = await deliverOnce(lead);
+      if (isForm)
+        return redirect(site + links.withQuery(LEAD_PAGES[lang].confirmation, queryOf(lead)));
       return json(outcome === 'delivered' ? 200 : 202, { ok: true, status: outcome }, cors);
     } catch (err) {
       if (err instanceof Reject) {
@@ -255,6 +208,75 @@ function createHandler(
         : json(503, { ok: false, error: 'could not store the submission' }, cors);
     }
   };
+}
+
+/** One delivery per submission id at a time: a second post of it waits for the first's. */
+function oncePerSubmission(deliverer: Deliverer): (lead: Lead) => Promise<Outcome> {
+  const inFlight = new Map<string, Promise<Outcome>>();
+  return (lead) => {
+    let pending = inFlight.get(lead.submissionId);
+    if (!pending) {
+      pending = deliverOrKeep(deliverer, lead, Date.now() + CRM_WITHIN_MS).finally(() =>
+        inFlight.delete(lead.submissionId),
+      );
+      inFlight.set(lead.submissionId, pending);
+    }
+    return pending;
+  };
+}
+
+/** The visitor, not the proxy in front: every visitor behind one would share its limit. */
+function visitorOf(request: Request, client: ClientInfo, config: LeadConfig): string {
+  return client.fromPlatform
+    ? (client.clientIp ?? 'unknown')
+    : config.trustedProxies.clientOf(
+        client.clientIp ?? 'unknown',
+        request.headers.get('x-forwarded-for'),
+      );
+}
+
+/** The body, within its limit, as a form's fields or JSON. */
+async function readSubmission(request: Request, isForm: boolean): Promise<unknown> {
+  const text = await readLimited(request, MAX_BODY_BYTES);
+  if (isForm) {
+    const raw = fromFormData(new URLSearchParams(text));
+    // Without JavaScript no id was made in the browser: one is made here instead.
+    const r = raw as Record<string, unknown>;
+    if (!r.submissionId) r.submissionId = randomUUID();
+    return raw;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Reject(400, 'malformed JSON');
+  }
+}
+
+/** The submission as a lead, checked against the schema and, where it is on, Turnstile. */
+async function acceptLead(raw: unknown, visitor: string, config: LeadConfig, log: Log) {
+  const parsed = leadSchema.safeParse(raw);
+  if (!parsed.success) throw new Reject(400, reason(parsed.error));
+  const lead = { ...parsed.data, receivedAt: new Date().toISOString() };
+  if (config.turnstileSecret) {
+    const verdict = await verifyTurnstile(
+      config.turnstileSecret,
+      turnstileTokenOf(raw),
+      visitor,
+      config.turnstileVerifyUrl,
+    );
+    if (!verdict.ok) {
+      log('lead rejected', { reason: 'turnstile', codes: verdict.codes });
+      throw new Reject(403, 'the bot check failed: send the form again');
+    }
+  }
+  return lead;
+}
+
+/** What the confirmation page is told of a lead posted as a form. */
+function queryOf(lead: Lead) {
+  const city = lead.form === 'contact' ? '' : lead.city;
+  const damage = lead.form === 'contact' ? '' : lead.damageTypes.join();
+  return { city, ref: shortReference(lead.submissionId), damage };
 }
 
 /**

@@ -18,7 +18,7 @@ const SIBLINGS = { delivered: 'delivered.jsonl', dead: 'dead.jsonl', alerts: 'al
 /** What an imported file is renamed to: set aside beside the database, never deleted. */
 const SET_ASIDE = /\.imported-[0-9TZ-]+$/;
 
-export interface ImportReport {
+interface ImportReport {
   waiting: number;
   dead: number;
   delivered: number;
@@ -39,7 +39,7 @@ export async function importLegacyOutbox(
   log: Log,
 ): Promise<ImportReport | null> {
   const dir = path.dirname(waitingFile);
-  const files = {
+  const files: Files = {
     waiting: waitingFile,
     delivered: path.join(dir, SIBLINGS.delivered),
     dead: path.join(dir, SIBLINGS.dead),
@@ -49,12 +49,44 @@ export async function importLegacyOutbox(
     await Promise.all(
       Object.entries(files).map(async ([k, f]) => [k, await readFile(f, 'utf8').catch(() => null)]),
     ),
-  ) as Record<keyof typeof files, string | null>;
+  ) as Texts;
   if (Object.values(texts).every((t) => t === null)) return null;
 
-  let skipped = 0;
-  const lines = (text: string | null) =>
-    (text ?? '').split('\n').flatMap((line) => {
+  const lines = new Lines();
+  const delivered = deliveredOf(lines, texts.delivered);
+  const dead = deadOf(lines, texts.dead);
+  const waiting = waitingOf(lines, texts.waiting, delivered, dead);
+  const alerts = alertsOf(lines, texts.alerts);
+
+  await store.importLeads({
+    waiting: [...waiting.values()],
+    dead: [...dead.values()],
+    delivered: [...delivered.values()],
+  });
+  const known = await store.alertState();
+  await store.saveAlertState({ ...alerts, ...known });
+
+  const setAside = await setAsideImported(files, texts);
+  const report = {
+    waiting: waiting.size,
+    dead: dead.size,
+    delivered: delivered.size,
+    skipped: lines.skipped,
+    setAside,
+  };
+  log('outbox imported', { from: dir, ...report });
+  return report;
+}
+
+type Files = Record<'waiting' | 'delivered' | 'dead' | 'alerts', string>;
+type Texts = Record<keyof Files, string | null>;
+
+/** A file's records, one JSON object a line; what is not one is counted as skipped. */
+class Lines {
+  skipped = 0;
+
+  of(text: string | null): Record<string, unknown>[] {
+    return (text ?? '').split('\n').flatMap((line) => {
       if (!line.trim()) return [];
       try {
         const value = JSON.parse(line) as unknown;
@@ -63,14 +95,19 @@ export async function importLegacyOutbox(
       } catch {
         // A line torn by a crash mid-append: its lead was never acknowledged.
       }
-      skipped++;
+      this.skipped++;
       return [];
     });
+  }
+}
 
-  const delivered = new Map<string, { submissionId: string; contactId: string; at: string }>();
-  for (const r of lines(texts.delivered)) {
+type Delivered = Map<string, { submissionId: string; contactId: string; at: string }>;
+
+function deliveredOf(lines: Lines, text: string | null): Delivered {
+  const delivered: Delivered = new Map();
+  for (const r of lines.of(text)) {
     if (!isId(r.submissionId)) {
-      skipped++;
+      lines.skipped++;
       continue;
     }
     delivered.set(r.submissionId, {
@@ -79,11 +116,15 @@ export async function importLegacyOutbox(
       at: isTime(r.at) ? r.at : new Date().toISOString(),
     });
   }
+  return delivered;
+}
+
+function deadOf(lines: Lines, text: string | null): Map<string, DeadLetter> {
   const dead = new Map<string, DeadLetter>();
-  for (const r of lines(texts.dead)) {
+  for (const r of lines.of(text)) {
     const lead = leadOf(r);
     if (!lead || !isTime(r.receivedAt)) {
-      skipped++;
+      lines.skipped++;
       continue;
     }
     dead.set(lead.submissionId, {
@@ -95,11 +136,20 @@ export async function importLegacyOutbox(
       ...(typeof r.contactId === 'string' ? { contactId: r.contactId } : {}),
     });
   }
+  return dead;
+}
+
+function waitingOf(
+  lines: Lines,
+  text: string | null,
+  delivered: Delivered,
+  dead: Map<string, DeadLetter>,
+): Map<string, WaitingLead> {
   const waiting = new Map<string, WaitingLead>();
-  for (const r of lines(texts.waiting)) {
+  for (const r of lines.of(text)) {
     const lead = leadOf(r);
     if (!lead || !isTime(r.receivedAt)) {
-      skipped++;
+      lines.skipped++;
       continue;
     }
     // The last line of a lead is its latest state; one delivered or dead no longer waits.
@@ -116,29 +166,28 @@ export async function importLegacyOutbox(
       noteMayExist: true,
     });
   }
-  let alerts: AlertState = {};
+  return waiting;
+}
+
+function alertsOf(lines: Lines, text: string | null): AlertState {
   try {
-    const parsed = JSON.parse(texts.alerts ?? '{}') as unknown;
-    if (typeof parsed === 'object' && parsed !== null) alerts = parsed as AlertState;
+    const parsed = JSON.parse(text ?? '{}') as unknown;
+    if (typeof parsed === 'object' && parsed !== null) return parsed as AlertState;
   } catch {
-    if (texts.alerts !== null) skipped++;
+    if (text !== null) lines.skipped++;
   }
+  return {};
+}
 
-  await store.importLeads({
-    waiting: [...waiting.values()],
-    dead: [...dead.values()],
-    delivered: [...delivered.values()],
-  });
-  const known = await store.alertState();
-  await store.saveAlertState({ ...alerts, ...known });
-
+/** Each file imported renamed aside, stamped with the time; the names it was given. */
+async function setAsideImported(files: Files, texts: Texts): Promise<string[]> {
   const stamp = new Date()
     .toISOString()
     .replace(/[:.]/g, '-')
     .replace(/-\d{3}Z$/, 'Z');
   const setAside: string[] = [];
   for (const [k, file] of Object.entries(files)) {
-    if (texts[k as keyof typeof files] === null) continue;
+    if (texts[k as keyof Files] === null) continue;
     const aside = `${file}.imported-${stamp}`;
     // Another process may have imported and renamed it at the same moment: nothing is lost.
     await rename(file, aside).then(
@@ -146,15 +195,7 @@ export async function importLegacyOutbox(
       () => {},
     );
   }
-  const report = {
-    waiting: waiting.size,
-    dead: dead.size,
-    delivered: delivered.size,
-    skipped,
-    setAside,
-  };
-  log('outbox imported', { from: dir, ...report });
-  return report;
+  return setAside;
 }
 
 function isId(v: unknown): v is string {

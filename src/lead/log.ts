@@ -5,8 +5,6 @@ export const jsonLog: Log = (event, fields = {}) => {
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), event, ...fields })}\n`);
 };
 
-export const silentLog: Log = () => {};
-
 /**
  * A text from elsewhere (the CRM's own words) with a lead's e-mail, phone number and name taken
  * out, for logs and alerts, which never hold a person's data.

@@ -16,7 +16,7 @@ export const OPPORTUNITY_SOURCE_FIELD = 'lead_source';
  * The opportunity's name, as the pipeline's card shows it: who, what, and the submission's id
  * at the end, by which a later attempt finds it rather than making a second one.
  */
-export function opportunityName(lead: Lead): string {
+function opportunityName(lead: Lead): string {
   const who = lead.fullName.slice(0, 80);
   const what =
     lead.form === 'contact'
@@ -26,7 +26,7 @@ export function opportunityName(lead: Lead): string {
 }
 
 /** The lead's value by its loss range, or none (a message, or a range the table has no value for). */
-export const opportunityValue = (lead: Lead, config: LeadConfig) =>
+const opportunityValue = (lead: Lead, config: LeadConfig) =>
   lead.form === 'contact' ? undefined : leadValue(lead.estimatedValue, config.leadValues);
 
 /**

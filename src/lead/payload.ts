@@ -1,5 +1,4 @@
-import { LANG_PREFIX, langOfPath } from '../i18n/lang.js';
-import { NATIONAL } from '../site/segments.js';
+import { langOfPath } from '../i18n/lang.js';
 import { sourceOf, TOUCH_FIELDS, type Touch } from './attribution.js';
 import { crmPhone } from './person.js';
 import { provinceOfPostalCode } from './postal-code.js';
@@ -8,13 +7,13 @@ import type { Lead } from './schema.js';
 import { FIRST_FIELDS, firstFields, LAST_FIELDS, lastFields } from './touch-fields.js';
 
 /** The first word of the full name, and the remaining words (the CRM's first and last name). */
-export function splitName(fullName: string): { firstName: string; lastName: string } {
+function splitName(fullName: string): { firstName: string; lastName: string } {
   const [firstName = '', ...rest] = fullName.trim().split(/\s+/);
   return { firstName, lastName: rest.join(' ') };
 }
 
 /** The standard fields a contact may have: each sent only with a value, never empty. */
-export type StandardField =
+type StandardField =
   | 'email'
   | 'phone'
   | 'firstName'
@@ -57,19 +56,8 @@ export const LEAD_CUSTOM_FIELDS: ReadonlyArray<{ key: string; dataType: 'TEXT' |
   ...[...FIRST_FIELDS, ...LAST_FIELDS].map((key) => ({ key, dataType: 'TEXT' as const })),
 ];
 
-/** A page of the national entry (/canada/..., /fr/canada/...) names no city of its own. */
-const national = (page: string) =>
-  page
-    .split('/')
-    .filter(Boolean)
-    .find((s, i) => i > 0 || s !== LANG_PREFIX.fr) === NATIONAL;
-
 /** The language a lead was written in, by its page: the owner calls back in it. */
-export const LANGUAGE_NAMES = { en: 'English', fr: 'French' } as const;
-
-/** The city named by the page a lead was sent from, if any (never the property's). */
-export const pageCity = (lead: Lead) =>
-  lead.form !== 'contact' && lead.city && !national(lead.page) ? lead.city : undefined;
+const LANGUAGE_NAMES = { en: 'English', fr: 'French' } as const;
 
 /** The touch a contact first came by: the one the browser kept (with consent), or this visit's. */
 export const firstTouchOf = (lead: Lead) => lead.firstTouch ?? lead.attribution;
@@ -177,7 +165,7 @@ function phoneLine(phone: string): string {
 }
 
 /** What the delivery could not do in the CRM, for the note, so nothing is lost silently. */
-export interface NoteExtras {
+interface NoteExtras {
   /** Standard or custom fields the CRM refused (422) and the contact went without. */
   refused?: readonly string[];
   /** Steps the CRM refused (the opportunity, the workflow), in its words. */

@@ -31,21 +31,7 @@ export async function openPostgres(
   // and reported; without a listener it would end the process.
   pool.on('error', onError);
 
-  const transaction = async (statements: Statement[]): Promise<Result[]> => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const results: Result[] = [];
-      for (const s of statements) results.push(await run(client, s));
-      await client.query('COMMIT');
-      return results;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
-  };
+  const transaction = (statements: Statement[]) => inTransaction(pool, statements);
 
   let storeId: string;
   try {
@@ -92,6 +78,23 @@ export async function openPostgres(
       await pool.end();
     },
   };
+}
+
+/** Statements run as one transaction on one connection of the pool. */
+async function inTransaction(pool: pg.Pool, statements: Statement[]): Promise<Result[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const results: Result[] = [];
+    for (const s of statements) results.push(await run(client, s));
+    await client.query('COMMIT');
+    return results;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
 }
 
 const POSTGRES_TYPES = {

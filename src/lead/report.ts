@@ -3,7 +3,7 @@ import { firstTouchOf } from './payload.js';
 import type { Lead } from './schema.js';
 
 /** Where a lead came from, as counted: no click id, no referring page, nothing of a person. */
-export interface Channel {
+interface Channel {
   source: string;
   medium: string;
   campaign?: string;

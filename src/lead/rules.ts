@@ -16,7 +16,7 @@ export const ESTIMATED_VALUES = [
  * accepted beside the spec's five ranges and sent to the CRM as such. It is no range, so the
  * value table (lead-values.ts) names none for it and such a lead carries no value.
  */
-export const NOT_SURE = 'not_sure';
+const NOT_SURE = 'not_sure';
 export const VALUE_ANSWERS = [...ESTIMATED_VALUES, NOT_SURE] as const;
 export const PREFERRED_CONTACT = ['phone', 'email', 'both'] as const;
 

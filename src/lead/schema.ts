@@ -139,7 +139,6 @@ export const leadSchema = z.discriminatedUnion('form', [claimSchema, messageSche
 /** When the endpoint accepted a lead (ISO): set by it, never taken from the visitor. */
 type Received = { receivedAt?: string };
 export type ClaimLead = z.infer<typeof claimSchema> & Received;
-export type MessageLead = z.infer<typeof messageSchema> & Received;
 export type Lead = z.infer<typeof leadSchema> & Received;
 
 /** A no-JS form post as the object the JSON path sends: lists, booleans, absent fields. */

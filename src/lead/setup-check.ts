@@ -4,7 +4,7 @@ import { checkFields } from './setup-check-fields.js';
 import { checkPipeline, checkWorkflow } from './setup-check-pipeline.js';
 
 /** One finding: what was checked, and whether it is ready or what to fix. */
-export interface Finding {
+interface Finding {
   ok: boolean;
   text: string;
 }

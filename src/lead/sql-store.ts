@@ -529,61 +529,8 @@ export class SqlLeadStore implements LeadStore {
    * Adds leads kept elsewhere before (an older version's outbox): each one once, whatever is
    * there already, all in one transaction.
    */
-  async importLeads(records: {
-    waiting: WaitingLead[];
-    dead: DeadLetter[];
-    delivered: Array<{ submissionId: string; contactId: string; at: string }>;
-  }): Promise<number> {
-    const rows: unknown[][] = [];
-    for (const d of records.delivered)
-      rows.push([
-        d.submissionId,
-        'delivered',
-        d.at,
-        null,
-        null,
-        null,
-        0,
-        null,
-        null,
-        d.contactId,
-        0,
-        d.at,
-      ]);
-    for (const d of records.dead) {
-      const keys = personKeys(d.lead);
-      rows.push([
-        d.submissionId,
-        'dead',
-        d.receivedAt,
-        JSON.stringify(d.lead),
-        keys.email,
-        keys.phone,
-        0,
-        null,
-        d.reason,
-        d.contactId ?? null,
-        0,
-        d.deadAt,
-      ]);
-    }
-    for (const w of records.waiting) {
-      const keys = personKeys(w.lead);
-      rows.push([
-        w.submissionId,
-        'waiting',
-        w.receivedAt,
-        JSON.stringify(w.lead),
-        keys.email,
-        keys.phone,
-        w.attempts,
-        w.nextAttemptAt,
-        w.reason,
-        w.contactId ?? null,
-        w.noteMayExist ? 1 : 0,
-        null,
-      ]);
-    }
+  async importLeads(records: ImportedLeads): Promise<number> {
+    const rows = importRows(records);
     if (rows.length === 0) return 0;
     // Many rows a statement: one round trip to a server for each few hundred leads.
     const statements: Statement[] = [];
@@ -600,6 +547,68 @@ export class SqlLeadStore implements LeadStore {
     const results = await this.batch(statements);
     return results.reduce((n, r) => n + r.changes, 0);
   }
+}
+
+/** Leads kept elsewhere before, by state (see importLeads). */
+interface ImportedLeads {
+  waiting: WaitingLead[];
+  dead: DeadLetter[];
+  delivered: Array<{ submissionId: string; contactId: string; at: string }>;
+}
+
+/** Each imported lead as a row of the leads table, its columns in importLeads' order. */
+function importRows(records: ImportedLeads): unknown[][] {
+  const rows: unknown[][] = [];
+  for (const d of records.delivered)
+    rows.push([
+      d.submissionId,
+      'delivered',
+      d.at,
+      null,
+      null,
+      null,
+      0,
+      null,
+      null,
+      d.contactId,
+      0,
+      d.at,
+    ]);
+  for (const d of records.dead) {
+    const keys = personKeys(d.lead);
+    rows.push([
+      d.submissionId,
+      'dead',
+      d.receivedAt,
+      JSON.stringify(d.lead),
+      keys.email,
+      keys.phone,
+      0,
+      null,
+      d.reason,
+      d.contactId ?? null,
+      0,
+      d.deadAt,
+    ]);
+  }
+  for (const w of records.waiting) {
+    const keys = personKeys(w.lead);
+    rows.push([
+      w.submissionId,
+      'waiting',
+      w.receivedAt,
+      JSON.stringify(w.lead),
+      keys.email,
+      keys.phone,
+      w.attempts,
+      w.nextAttemptAt,
+      w.reason,
+      w.contactId ?? null,
+      w.noteMayExist ? 1 : 0,
+      null,
+    ]);
+  }
+  return rows;
 }
 
 /** A row's lead: SQLite gives JSON text, PostgreSQL the object. A row that is not one is skipped. */

@@ -39,7 +39,7 @@ export interface SqlDatabase {
 }
 
 /** The store's id, made once when its tables are made; what its id file beside it repeats. */
-export const STORE_ID_TABLE = `CREATE TABLE IF NOT EXISTS lead_store (
+const STORE_ID_TABLE = `CREATE TABLE IF NOT EXISTS lead_store (
   id INTEGER PRIMARY KEY CHECK (id = 1), store_id TEXT NOT NULL, created_at TEXT NOT NULL)`;
 
 /** Gives a store made now its id; one made before keeps its own. */

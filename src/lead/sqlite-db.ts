@@ -34,6 +34,26 @@ const BUSY_MS = 5000;
  * `claimsite leads store --init`) says to start a new one there.
  */
 export function openSqlite(file: string, options: { init?: boolean } = {}): SqlDatabase {
+  const db = openFile(file, options);
+  let storeId: string;
+  let watch: SqliteFileWatch;
+  try {
+    storeId = String(
+      (db.prepare('SELECT store_id FROM lead_store WHERE id = 1').get() as { store_id: string })
+        .store_id,
+    );
+    adoptId(file, storeId, Boolean(options.init));
+    watch = new SqliteFileWatch(file);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+
+  return sqliteDatabase(db, file, storeId, watch);
+}
+
+/** The database file, made where there is none, in WAL mode with the store's tables. */
+function openFile(file: string, options: { init?: boolean }): Database.Database {
   if (options.init) setAsideLeftovers(file);
   else refuseEmpty(file);
   // Leads are personal data: a folder made here is its owner's alone, and so is the database
@@ -62,20 +82,16 @@ export function openSqlite(file: string, options: { init?: boolean } = {}): SqlD
     db.close();
     throw err;
   }
-  let storeId: string;
-  let watch: SqliteFileWatch;
-  try {
-    storeId = String(
-      (db.prepare('SELECT store_id FROM lead_store WHERE id = 1').get() as { store_id: string })
-        .store_id,
-    );
-    adoptId(file, storeId, Boolean(options.init));
-    watch = new SqliteFileWatch(file);
-  } catch (err) {
-    db.close();
-    throw err;
-  }
+  return db;
+}
 
+/** The store's database over its one connection (see openSqlite). */
+function sqliteDatabase(
+  db: Database.Database,
+  file: string,
+  storeId: string,
+  watch: SqliteFileWatch,
+): SqlDatabase {
   const deep_ = new DeepChecks(file, storeId);
   return {
     engine: 'sqlite',

@@ -37,7 +37,7 @@ import { StoreHarmedError } from './store.js';
  */
 
 /** How to bring back a store that is refused, said in every message that refuses it. */
-export function howToRecover(file: string): string {
+function howToRecover(file: string): string {
   return `Stop the server; then restore the last backup to ${file} (docs/leads.md, "Backing up and restoring the store"), or start an empty store with claimsite leads store --init --outbox ${file}; then start the server again.`;
 }
 
@@ -60,7 +60,7 @@ export function readIdFile(file: string): string | null {
  * Writes the id file: whole or not at all (a temporary file linked into place). Unless
  * `replace`, one already there is kept, and must name the same store.
  */
-export function writeIdFile(file: string, id: string, replace = false): void {
+function writeIdFile(file: string, id: string, replace = false): void {
   const target = idFileOf(file);
   const tmp = `${target}.${process.pid}.tmp`;
   writeFileSync(

@@ -10,12 +10,12 @@ import { assetFile, pathForFile } from '../urls.js';
 export type PhotoRole = 'photo' | 'portrait';
 
 /** A photo's shape on the page, width to height. */
-export const PHOTO_SHAPE = [4, 3] as const;
+const PHOTO_SHAPE = [4, 3] as const;
 
 /** Widths of a photo's files: the ones below its own width, then its width capped at the last. */
 export const PHOTO_WIDTHS = [320, 640, 960, 1280] as const;
 /** A portrait shows at 96 CSS px: once, and twice for screens of two pixels to one. */
-export const PORTRAIT_SIZES = [96, 192] as const;
+const PORTRAIT_SIZES = [96, 192] as const;
 
 /** The formats a picture offers, the browser taking the first it reads; JPEG is the fallback. */
 export const FORMATS = ['avif', 'webp', 'jpeg'] as const;
@@ -111,7 +111,7 @@ export function planPhotos(sources: readonly PhotoSource[], encoder: string): Ph
 }
 
 /** The sizes a source is made in: never wider than it is. */
-export function sizesOf(source: Pick<PhotoSource, 'role' | 'width' | 'height'>) {
+function sizesOf(source: Pick<PhotoSource, 'role' | 'width' | 'height'>) {
   const { width, height } = source;
   if (source.role === 'portrait') {
     const side = Math.min(width, height);

@@ -7,10 +7,10 @@ import type { PhotoRole, PhotoSource } from './plan.js';
 import { loadSharp } from './sharp.js';
 
 /** Below this a photo is a thumbnail, not a picture a page can show sharp. */
-export const MIN_SIDE: Record<PhotoRole, number> = { photo: 320, portrait: 96 };
+const MIN_SIDE: Record<PhotoRole, number> = { photo: 320, portrait: 96 };
 /** Beyond these a file is not a photo the build should decode: a camera's largest is ~60 MP. */
-export const MAX_PIXELS = 100_000_000;
-export const MAX_BYTES = 50 * 1024 * 1024;
+const MAX_PIXELS = 100_000_000;
+const MAX_BYTES = 50 * 1024 * 1024;
 
 /** Where site.json names a photo: its record, its field and its path. */
 interface Named {
@@ -21,7 +21,7 @@ interface Named {
 }
 
 /** Every photo site.json names: `photos[i].src`, then each adjuster's `photo`. */
-export function namedPhotos(settings: SiteSettings): Named[] {
+function namedPhotos(settings: SiteSettings): Named[] {
   return [
     ...(settings.photos ?? []).map((p, i) => ({
       src: p.src,

@@ -7,7 +7,7 @@ import type { PageContext } from './context.js';
 import { type FragmentCache, FragmentContext, type PageBytes } from './fragments.js';
 import { keepNumbersWhole } from './keep-numbers-whole.js';
 
-export class RenderError extends Error {
+class RenderError extends Error {
   constructor(
     readonly pagePath: string,
     cause: unknown,

@@ -19,7 +19,7 @@ import { absoluteUrl, links } from '../urls.js';
 import { sharedJsonLd } from './jsonld.js';
 
 /** A city's service area: a circle of this radius around it, in metres. */
-export const GEO_RADIUS = 50000;
+const GEO_RADIUS = 50000;
 
 /** The business's identifier: the same in every language (the English home page's). */
 const businessId = (site: Site) => `${absoluteUrl(site.settings.baseUrl, links.home)}#business`;

@@ -41,7 +41,7 @@ export function runBuildServer(): Promise<void> {
 }
 
 /** As the CLI prints a failed build: the data's issues, or what failed and where. */
-export function describeError(err: unknown): string {
+function describeError(err: unknown): string {
   if (err instanceof DataError) return err.message;
   const e = err as Error;
   return e?.message ?? String(err);

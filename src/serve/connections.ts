@@ -11,7 +11,7 @@ import type { TrustedProxies } from '../lead/client-ip.js';
  * A trusted proxy (LEAD_TRUSTED_PROXIES) carries many visitors on its connections: its own are
  * not capped by address, and its requests are counted by the address it forwards instead.
  */
-export interface ConnectionGuard {
+interface ConnectionGuard {
   /**
    * Counts a request under way until its answer ends; false (429 answered) when the visitor a
    * trusted proxy forwards has `perAddress` requests under way already.

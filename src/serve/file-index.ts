@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 
-export interface FileIndex {
+interface FileIndex {
   /** Whether `rel` is a file that may be served: listed, or else as `check` finds it. */
   isFile(rel: string): boolean;
   /**

@@ -13,7 +13,7 @@ export interface HeaderRule {
   unset: string[];
 }
 
-export class HeadersFileError extends Error {}
+class HeadersFileError extends Error {}
 
 export function parseHeadersFile(text: string): HeaderRule[] {
   const rules: HeaderRule[] = [];

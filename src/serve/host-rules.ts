@@ -20,7 +20,7 @@ export type Host = 'cloudflare-pages' | 'netlify' | 'github-pages';
 
 export const HOSTS: readonly Host[] = ['cloudflare-pages', 'netlify', 'github-pages'];
 
-export type HostAnswer =
+type HostAnswer =
   | { status: 200; file: string }
   | { status: 301 | 308; location: string }
   | { status: 404; file: string | null };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { BuildReply, BuildRequest } from './build-server.js';
 import type { RebuildResult } from './watch.js';
 
-export interface SiteInputs {
+interface SiteInputs {
   dataDir: string;
   outDir: string;
   publicDir: string | null;

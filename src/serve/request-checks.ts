@@ -18,7 +18,7 @@ export const MAX_DEPTH = 16;
  * with an optional port, as RFC 9110 (7.2) and the URL standard read it. A missing one is
  * allowed (HTTP/1.0; Node itself answers an HTTP/1.1 request without one with 400).
  */
-export function validHost(host: string | undefined): boolean {
+function validHost(host: string | undefined): boolean {
   if (host === undefined || host === lastGood) return true;
   if (host.length > 261 || !HOST.test(host)) return false;
   try {

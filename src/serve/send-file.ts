@@ -13,13 +13,13 @@ import type { KnownFile } from './file-index.js';
  * registry and the web servers' own, and kept current), `; charset=utf-8` on text. XML is
  * declared UTF-8 too: the build writes it so, and the hosts say it.
  */
-export function contentType(file: string): string {
+function contentType(file: string): string {
   const ext = path.extname(file).toLowerCase();
   if (ext === '.xml') return 'application/xml; charset=utf-8';
   return mime.contentType(ext) || 'application/octet-stream';
 }
 
-export interface FileAnswer {
+interface FileAnswer {
   root: string;
   /** The file, relative to root, forward slashes. */
   rel: string;

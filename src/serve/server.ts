@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
@@ -22,7 +22,7 @@ import {
   type Watcher,
 } from './watch.js';
 
-export interface ServeOptions {
+interface ServeOptions {
   dir: string;
   port: number;
   host: string;
@@ -78,38 +78,10 @@ export async function startServer(options: ServeOptions): Promise<Serving> {
   let retries: { stop(): Promise<void> } | undefined;
   const leadRequests = new Set<Promise<unknown>>();
   const proxies = new TrustedProxies(process.env.LEAD_TRUSTED_PROXIES ?? '');
+  const route = router(options, { basePath, serveStatic, apiPath, leadRequests }, () => leads);
   const server = createServer(serverOptions(limits), (req, res) => {
     if (!guard.admit(req, res)) return;
-    if (refuseBadHost(req, res)) return;
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (options.watcher && path === EVENTS_PATH) return options.watcher.events(req, res);
-    if (options.watcher && path === RELOAD_SCRIPT_PATH) {
-      res.writeHead(200, {
-        'Content-Type': 'text/javascript; charset=utf-8',
-        'Cache-Control': 'no-store',
-      });
-      res.end(RELOAD_JS);
-      return;
-    }
-    // The endpoint is under the site's folder too (a form posts to /myrepo/api/lead).
-    const folder = basePath().replace(/\/+$/, '');
-    const site = folder && path.startsWith(`${folder}/`) ? path.slice(folder.length) : path;
-    const isLead = apiPath && leads && (site === apiPath || site === `${apiPath}/`);
-    // The endpoint answers as mounted at the site's root: its pages are under the folder anyway.
-    if (isLead && site !== path) req.url = (req.url ?? '/').slice(folder.length);
-    const work = isLead
-      ? handleNode((leads as LeadService).handle, req, res)
-      : apiPath && leads && path === HEALTH_PATH
-        ? health(leads, res)
-        : serveStatic(req, res);
-    if (isLead) {
-      leadRequests.add(work);
-      void work.finally(() => leadRequests.delete(work)).catch(() => {});
-    }
-    work.catch(() => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
+    route(req, res);
   });
   applyLimits(server, limits);
   const guard = guardConnections(
@@ -153,6 +125,58 @@ export async function startServer(options: ServeOptions): Promise<Serving> {
     if (ownService) await leads?.deliverer.store.close();
   };
   return { server, url, urls, close };
+}
+
+/** Each request to what answers it: the reload channel, the lead endpoint, health, or a file. */
+function router(
+  options: ServeOptions,
+  {
+    basePath,
+    serveStatic,
+    apiPath,
+    leadRequests,
+  }: {
+    basePath: () => string;
+    serveStatic: ReturnType<typeof createStaticHandler>;
+    apiPath: string | null;
+    /** The lead requests under way, for a stop to wait for. */
+    leadRequests: Set<Promise<unknown>>;
+  },
+  leadService: () => LeadService | undefined,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const leads = leadService();
+    if (refuseBadHost(req, res)) return;
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (options.watcher && path === EVENTS_PATH) return options.watcher.events(req, res);
+    if (options.watcher && path === RELOAD_SCRIPT_PATH) {
+      res.writeHead(200, {
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
+      res.end(RELOAD_JS);
+      return;
+    }
+    // The endpoint is under the site's folder too (a form posts to /myrepo/api/lead).
+    const folder = basePath().replace(/\/+$/, '');
+    const site = folder && path.startsWith(`${folder}/`) ? path.slice(folder.length) : path;
+    const isLead = apiPath && leads && (site === apiPath || site === `${apiPath}/`);
+    // The endpoint answers as mounted at the site's root: its pages are under the folder anyway.
+    if (isLead && site !== path) req.url = (req.url ?? '/').slice(folder.length);
+    const work = isLead
+      ? handleNode(leads.handle, req, res)
+      : apiPath && leads && path === HEALTH_PATH
+        ? health(leads, res)
+        : serveStatic(req, res);
+    if (isLead) {
+      leadRequests.add(work);
+      void work.finally(() => leadRequests.delete(work)).catch(() => {});
+    }
+    work.catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  };
 }
 
 /**

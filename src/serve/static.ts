@@ -13,12 +13,10 @@ import {
 } from './request-checks.js';
 import { sendFile } from './send-file.js';
 
-export { contentType } from './send-file.js';
-
 /** Files the hosts read as configuration and never serve. */
 const HOST_CONFIG = new Set(['_headers', '_redirects']);
 
-export interface StaticOptions {
+interface StaticOptions {
   /**
    * Where the site is served: `/` (the default), or a path such as `/myrepo/` for a site whose
    * URL has one (a GitHub Pages project site). Paths outside it answer 404; the path itself
@@ -36,7 +34,7 @@ export interface StaticOptions {
  * The request path decoded, or null for one that is malformed or could leave the root: checked
  * before any normalising could hide a dot segment.
  */
-export function safePath(rawPath: string): string | null {
+function safePath(rawPath: string): string | null {
   if (!rawPath.startsWith('/')) return null;
   let decoded: string;
   try {

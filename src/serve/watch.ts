@@ -28,7 +28,7 @@ export interface RebuildResult {
   changed: number;
 }
 
-export interface WatchOptions {
+interface WatchOptions {
   /** Absolute folders whose changes trigger a rebuild. */
   folders: string[];
   rebuild: (changed: readonly string[]) => Promise<RebuildResult>;

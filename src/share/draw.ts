@@ -7,7 +7,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { threadId } from 'node:worker_threads';
 import type { Font, Glyph } from 'opentype.js';
-import { SHIELD } from '../render/shield.js';
+import { SHIELD } from '../site/shield.js';
 import { FONT_WEIGHTS, FONTS, type FontChoice, fontFile } from '../site/theme.js';
 import type { ShareCard } from './cards.js';
 import { encodePng } from './png.js';

@@ -128,7 +128,7 @@ export const DRAWING_SOURCES = [
   'src/share/png.ts',
   'src/share/share-images.ts',
   'src/share/woff.ts',
-  'src/render/shield.ts',
+  'src/site/shield.ts',
   'src/site/theme.ts',
 ];
 export const DRAWING_LIBRARIES = [

@@ -1,10 +1,10 @@
-import type { RegionWords } from '../i18n/region.js';
+import type { PlaceholderValues } from '../i18n/placeholders.js';
 import type { DataIssue } from './errors.js';
 import type { Formats } from './format.js';
 import { readLogo } from './logo.js';
 import type { Branding } from './model.js';
 import { type Phone, parsePhone } from './phone.js';
-import type { PlaceholderValues } from './placeholders.js';
+import type { RegionWords } from './region.js';
 import type { SiteSettings } from './schema.js';
 import { themeOf } from './theme.js';
 
@@ -57,7 +57,7 @@ export function placeholderValues(
   lang: 'en' | 'fr' = 'en',
 ): PlaceholderValues {
   const officer = settings.privacyOfficer;
-  // French pages: the owner's French words where given (src/i18n/french.ts), never an English promise.
+  // French pages: the owner's French words where given (src/site/french.ts), never an English promise.
   const own = lang === 'fr' ? (settings.fr ?? {}) : settings;
   return {
     siteName: settings.siteName,

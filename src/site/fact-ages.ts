@@ -5,10 +5,10 @@ import { heldToAge, olderThan, today } from './fact-dates.js';
 import type { Site } from './model.js';
 
 /** How long a programme, amount or deadline may go unread at its source, by default. */
-export const FACTS_MAX_AGE_MONTHS = 24;
+const FACTS_MAX_AGE_MONTHS = 24;
 
 /** A dated fact of the data set, where it is: its file, record and field path. */
-export interface DatedFact {
+interface DatedFact {
   file: 'local-facts.json' | 'provinces.json';
   record: string;
   /** The fact's path in its file, its own fields after a dot. */
@@ -23,7 +23,7 @@ export interface DatedFact {
 }
 
 /** Every local fact and every province's assistance fact, in the data's order. */
-export function datedFacts(site: Site): DatedFact[] {
+function datedFacts(site: Site): DatedFact[] {
   const out: DatedFact[] = [];
   for (const [slug, list] of site.facts.local)
     for (const [i, fact] of list.entries())
@@ -67,14 +67,14 @@ export function staleFacts(site: Site, dataDir: string, on = today()): DataIssue
 }
 
 /** Who publishes a source: a public body, an archive, or a newspaper, broadcaster or other. */
-export type SourceKind = 'public body' | 'archive' | 'news and other';
+type SourceKind = 'public body' | 'archive' | 'news and other';
 
 const PUBLIC_HOST =
   /(^|\.)(gc\.ca|gov\.[a-z]{2}\.ca|gouv\.qc\.ca|gnb\.ca|ontario\.ca|alberta\.ca|manitoba\.ca|yukon\.ca|novascotia\.ca|saskatchewan\.ca|saskpublicsafety\.ca)$|(^|\.)(ville|city|town)\./;
 const PUBLIC_PUBLISHER =
   /^(City|Town|Ville|Municipalit|Region|Regional|County|Township|District|Government|Gouvernement|Province|Village|Utilities|Halifax Water|EPCOR|Ministère|Conservation)/i;
 
-export function sourceKind(source: { url: string; publisher: string }): SourceKind {
+function sourceKind(source: { url: string; publisher: string }): SourceKind {
   const host = new URL(source.url).hostname;
   if (/(^|\.)(archive\.org|archive-it\.org)$/.test(host)) return 'archive';
   if (PUBLIC_HOST.test(host) || PUBLIC_PUBLISHER.test(source.publisher)) return 'public body';

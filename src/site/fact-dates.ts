@@ -8,10 +8,10 @@ import { isoDate } from './schema.js';
  */
 
 /** The date the source gives, or the year it describes: 2024, 2024-05 or 2024-05-31. */
-export const asOfSchema = isoDate;
+const asOfSchema = isoDate;
 
 /** The day the fact was last read at its source (YYYY-MM-DD). */
-export const checkedSchema = z
+const checkedSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be the day it was read at its source (YYYY-MM-DD)')
   .pipe(isoDate);
@@ -33,7 +33,7 @@ export function checkedAfterAsOf(
 }
 
 /** What a fact tells that can stop being true: what a page dates, and a publishing build re-checks. */
-export type DatedKind = 'programme' | 'amount' | 'deadline' | 'address';
+type DatedKind = 'programme' | 'amount' | 'deadline' | 'address';
 
 const AMOUNT = /\$\s?\d|\d\s?\$|\d\s?%|\bper cent\b|\bpour cent\b/i;
 const DEADLINE =

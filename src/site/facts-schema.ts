@@ -114,14 +114,7 @@ export const insurersSchema = z.array(
 );
 
 /** What a local fact helps a homeowner with. */
-export const LOCAL_TOPICS = [
-  'protection',
-  'report',
-  'assistance',
-  'permits',
-  'risk',
-  'housing',
-] as const;
+const LOCAL_TOPICS = ['protection', 'report', 'assistance', 'permits', 'risk', 'housing'] as const;
 
 /**
  * data/local-facts.json: by city slug, what helps a homeowner with damage there act: the city's
@@ -159,7 +152,7 @@ export const localFactsSchema = z.record(
     .min(1, 'must give at least one fact'),
 );
 
-export type ProvincesRecord = z.infer<typeof provincesSchema>;
+type ProvincesRecord = z.infer<typeof provincesSchema>;
 export type ProvinceFacts = ProvincesRecord['provinces'][number];
 export type Assistance = NonNullable<ProvinceFacts['assistance']>[number];
 export type ProvincePermit = NonNullable<ProvinceFacts['permits']>[number];

@@ -96,7 +96,7 @@ export function formatLongDateFr(iso: string): string {
 }
 
 /** A French written date, "14 mars 2024", as YYYY-MM-DD; null for anything else. */
-export function isoFromWrittenFr(text: string): string | null {
+function isoFromWrittenFr(text: string): string | null {
   const m = /^(\d{1,2}|1er) ([a-zéû]+) (\d{4})$/.exec(text.trim());
   const month = m ? MOIS.indexOf(m[2] ?? '') + 1 : 0;
   if (!m || month === 0) return null;

@@ -17,7 +17,7 @@ import { slugify } from './slug.js';
 /** City records checked by zod since the process started: tests check which are skipped. */
 export const checkedRecords = { count: 0 };
 
-export interface LoadedCities {
+interface LoadedCities {
   /** The cities with no problem of their own, in file order. */
   cities: City[];
   /** Where each city's record is, as shown to the operator. */

@@ -27,7 +27,7 @@ import { filesIn, parseRecord, readJson } from './read.js';
 import { slugify } from './slug.js';
 
 /** `markdown` is the text after the front matter, rendered by the page that shows it. */
-export interface MarkdownPage {
+interface MarkdownPage {
   title: string;
   updated: string;
   markdown: string;

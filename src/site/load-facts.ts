@@ -62,33 +62,13 @@ export function loadFacts(
     national: { complaints: [] },
     provinces: [],
   });
-  if (provinces) {
-    const seen = new Set<string>();
-    provinces.provinces.forEach((p, i) => {
-      if (seen.has(p.code))
-        issues.push({
-          file: rel(provincesFile),
-          record: p.code,
-          field: `provinces.${i}.code`,
-          message: `${p.code} is listed twice`,
-        });
-      seen.add(p.code);
-    });
-  }
+  if (provinces) issues.push(...twiceListed(provinces.provinces, rel(provincesFile)));
 
-  const shown = rel(path.join(dataDir, 'catastrophes.json'));
   const catastrophes = optional('catastrophes.json', catastrophesSchema, []);
-  catastrophes?.forEach((c, i) => {
-    c.cities.forEach((slug, k) => {
-      if (citySlugs && !citySlugs.has(slug))
-        issues.push({
-          file: shown,
-          record: `${c.year} ${c.name}`,
-          field: `${i}.cities.${k}`,
-          message: `"${slug}" is not a city of the data set`,
-        });
-    });
-  });
+  if (catastrophes && citySlugs)
+    issues.push(
+      ...unknownCities(catastrophes, citySlugs, rel(path.join(dataDir, 'catastrophes.json'))),
+    );
 
   const families = optional('sources.json', familySourcesSchema.nullable(), null);
   const insurers = optional('insurers.json', insurersSchema, []);
@@ -122,4 +102,42 @@ export function loadFacts(
     nationalComplaints: provinces.national.complaints,
     catastrophes: [...catastrophes].sort((a, b) => b.year - a.year),
   };
+}
+
+/** A province or territory listed twice in provinces.json. */
+function twiceListed(provinces: readonly ProvinceFacts[], file: string): DataIssue[] {
+  const issues: DataIssue[] = [];
+  const seen = new Set<string>();
+  provinces.forEach((p, i) => {
+    if (seen.has(p.code))
+      issues.push({
+        file,
+        record: p.code,
+        field: `provinces.${i}.code`,
+        message: `${p.code} is listed twice`,
+      });
+    seen.add(p.code);
+  });
+  return issues;
+}
+
+/** A catastrophe's city that the data set does not have. */
+function unknownCities(
+  catastrophes: readonly Catastrophe[],
+  citySlugs: ReadonlySet<string>,
+  file: string,
+): DataIssue[] {
+  const issues: DataIssue[] = [];
+  catastrophes.forEach((c, i) => {
+    c.cities.forEach((slug, k) => {
+      if (!citySlugs.has(slug))
+        issues.push({
+          file,
+          record: `${c.year} ${c.name}`,
+          field: `${i}.cities.${k}`,
+          message: `"${slug}" is not a city of the data set`,
+        });
+    });
+  });
+  return issues;
 }

@@ -1,22 +1,22 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Catalogue } from '../i18n/catalogue.js';
-import { coveredInFrench, frenchSite, loadFrench } from '../i18n/french.js';
 import type { Places } from '../i18n/french-schema.js';
 import type { Lang } from '../i18n/lang.js';
-import { ENGLISH, loadCatalogue, nationwideTexts } from '../i18n/load-catalogue.js';
-import { type RegionUnit, regionWords } from '../i18n/region.js';
+import { fillCatalogueTexts, fillDeep } from '../i18n/placeholders.js';
 import { brandingOf, placeholderValues } from './branding.js';
 import { displayPath } from './display-path.js';
 import { DataError, type DataIssue } from './errors.js';
 import { FORMATS } from './format.js';
+import { coveredInFrench, frenchSite, loadFrench } from './french.js';
+import { ENGLISH, loadCatalogue, nationwideTexts } from './load-catalogue.js';
 import { areaName, checkAreas, checkUnique, loadCities, toAreas } from './load-cities.js';
 import { type Content, loadContent } from './load-content.js';
 import { type Facts, loadFacts } from './load-facts.js';
 import { type Branding, type City, createSite, type Site } from './model.js';
-import { fillCatalogueTexts, fillDeep } from './placeholders.js';
 import { PROVINCES, provinceByCode } from './provinces.js';
 import { isObject, parseRecord, readJson } from './read.js';
+import { type RegionUnit, regionWords } from './region.js';
 import {
   type NationalRecord,
   nationalSchema,
@@ -37,7 +37,7 @@ import { typedContacts } from './typed-contacts.js';
 
 export { checkedRecords } from './load-cities.js';
 
-export interface LoadOptions {
+interface LoadOptions {
   /** Overrides the base URL of data/site.json (from --base-url or SITE_URL). */
   baseUrl?: string;
   /** Where the override came from, named when it is not a URL. Default: --base-url. */

@@ -23,7 +23,7 @@ export interface SiteLogo {
 export const LOGO_PREFIX = 'public/';
 
 /** The logo's path inside the public folder, from either form `logo` may take. */
-export const logoInPublic = (value: string): string =>
+const logoInPublic = (value: string): string =>
   value.startsWith(LOGO_PREFIX) ? value.slice(LOGO_PREFIX.length) : value.replace(/^\/+/, '');
 
 /**

@@ -84,7 +84,7 @@ export function withinTypos(typed: string, known: string): number | undefined {
  * Letters added, dropped, changed or swapped with their neighbour (the optimal string alignment
  * form of Damerau-Levenshtein): "torono" is 1 from "toronto", "tornoto" 1. Gives up past `max`.
  */
-export function typoDistance(a: string, b: string, max: number): number {
+function typoDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   // Rows two back, one back and current of the distance table.
   let before: number[] = [];

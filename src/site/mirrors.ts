@@ -3,7 +3,7 @@
  * scrapers). A reader who checks a fact must land at its publisher: a source on one of these, or
  * one that calls itself a copy, is a data error.
  */
-export const MIRROR_HOSTS: readonly string[] = [
+const MIRROR_HOSTS: readonly string[] = [
   'piglix.com',
   'wikimili.com',
   'wikisum.wiki',

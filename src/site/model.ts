@@ -148,13 +148,13 @@ export function inLanguage(site: Site, lang: Lang): Site {
   return site.languages.get(lang) ?? site;
 }
 
-export function byPopulation(a: City, b: City): number {
+function byPopulation(a: City, b: City): number {
   return b.population - a.population || a.name.localeCompare(b.name, 'en-CA');
 }
 
 /**
  * What the site's pages call the place it serves: the country ("Canada"), or the service area
- * the national entry is named after ("Alberta", "Le Québec"; src/i18n/region.ts).
+ * the national entry is named after ("Alberta", "Le Québec"; src/site/region.ts).
  */
 export const regionName = (site: Site): string =>
   site.area ? site.national.name : site.t.routes.country;

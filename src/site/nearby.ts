@@ -11,7 +11,7 @@
  */
 
 /** Something with a place: a city. */
-export interface Placed {
+interface Placed {
   coordinates: { lat: number; lng: number };
 }
 

@@ -47,10 +47,6 @@ export function parsePhone(text: string): { phone: Phone } | { error: string } {
   };
 }
 
-/** The number as a `tel:` URI (RFC 3966): tel:+14165550123, tel:+14165550123;ext=22. */
-export const telUri = (phone: Phone): string =>
-  `tel:${phone.e164}${phone.extension ? `;ext=${phone.extension}` : ''}`;
-
 const NBSP = '\u00a0';
 
 /**

@@ -15,8 +15,8 @@ export const PROVINCES = [
   { code: 'YT', name: 'Yukon', territory: true },
 ] as const;
 
-export type ProvinceCode = (typeof PROVINCES)[number]['code'];
-export type ProvinceName = (typeof PROVINCES)[number]['name'];
+type ProvinceCode = (typeof PROVINCES)[number]['code'];
+type ProvinceName = (typeof PROVINCES)[number]['name'];
 
 export const PROVINCE_CODES = PROVINCES.map((p) => p.code) as [ProvinceCode, ...ProvinceCode[]];
 export const PROVINCE_NAMES = PROVINCES.map((p) => p.name) as [ProvinceName, ...ProvinceName[]];

@@ -96,7 +96,7 @@ function aboutMarkers(about: AboutContent, file: string): DataIssue[] {
  * every one of the 13 does. None without a service area: the site then says what is missing of
  * the licences as a whole (missingTrust).
  */
-export function licenceGaps(site: Site): Array<{ code: string; required: boolean }> {
+function licenceGaps(site: Site): Array<{ code: string; required: boolean }> {
   if (!site.area) return [];
   const held = new Set<string>((site.settings.business?.licences ?? []).map((l) => l.province));
   return areaProvinceCodes(site.cities)

@@ -28,7 +28,7 @@ export const isoDate = z
   );
 
 /** A rough box around Canada: catches swapped or unsigned coordinates. */
-export const coordinates = z.object({
+const coordinates = z.object({
   lat: z.number().min(41.6, 'is south of Canada').max(83.2, 'is north of Canada'),
   lng: z.number().min(-141.1, 'is west of Canada').max(-52.6, 'is east of Canada'),
 });
@@ -50,7 +50,7 @@ export const sourceSchema = z
  * the page supports. Only an area with a description has a page of its own in search results;
  * the others point search engines at their city's page.
  */
-export const areaSchema = z.union(
+const areaSchema = z.union(
   [
     text,
     z.strictObject({
@@ -124,7 +124,7 @@ const publicPath = z
  * "/" (a GitHub Pages project site). Every canonical URL and sitemap entry starts with it, and
  * every link with its folder, so nothing else may follow: no file name, query or fragment.
  */
-export const baseUrlSchema = z
+const baseUrlSchema = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
   .superRefine((value, ctx) => {
     // Not a URL at all: z.url has said so.

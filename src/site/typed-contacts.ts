@@ -1,16 +1,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { findNumbers } from 'libphonenumber-js';
+import type { SitePlaceholder } from '../i18n/placeholders.js';
 import type { DataIssue } from './errors.js';
 import type { Phone } from './phone.js';
-import type { SitePlaceholder } from './placeholders.js';
 
 /**
  * The brand and contact details the bundled data came with. Content that still types one of them
  * in would show a new owner's visitors someone else's business; content that types in the
  * owner's own would go stale at the next change of site.json.
  */
-export const BUNDLED_CONTACTS = {
+const BUNDLED_CONTACTS = {
   siteName: 'ClaimRight Canada',
   phone: '+18883399809',
   email: 'help@claimright.ca',

@@ -48,7 +48,7 @@ async function ask(
 }
 
 /** HEAD, then GET where the server does not take HEAD (405, 501); judged by the answer. */
-export async function checkUrl(url: string, options: CheckOptions): Promise<Verdict> {
+async function checkUrl(url: string, options: CheckOptions): Promise<Verdict> {
   let res = await ask(url, 'HEAD', options);
   if (!('error' in res) && (res.status === 405 || res.status === 501))
     res = await ask(url, 'GET', options);

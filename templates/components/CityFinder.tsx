@@ -98,7 +98,6 @@ export function CityFinder({
   links: Links;
 }) {
   const h = t.home;
-  const s = t.htmlSitemap;
   return (
     <section className="section city-finder" aria-labelledby="cities-title">
       <div className="container">
@@ -114,45 +113,7 @@ export function CityFinder({
         />
         <ul className="city-finder-grid">
           {cities.map((c) => (
-            <li key={c.slug}>
-              <h3>
-                <a href={links.city(c)}>{c.name}</a>
-              </h3>
-              <ul aria-label={fill(h.pagesOf, { city: c.name })}>
-                <li>
-                  <a
-                    href={links.cityPage(c, 'public-adjusters')}
-                    aria-label={fill(h.findAdjustersIn, { city: c.name })}
-                  >
-                    {s.findAdjusters}
-                  </a>
-                </li>
-                <li>
-                  <a
-                    href={links.cityPage(c, 'top-adjusters')}
-                    aria-label={fill(h.topAdjustersIn, { city: c.name })}
-                  >
-                    {s.topAdjusters}
-                  </a>
-                </li>
-                <li>
-                  <a
-                    href={links.cityPage(c, 'claims-offices')}
-                    aria-label={fill(h.claimsOfficesIn, { city: c.name })}
-                  >
-                    {s.claimsOffices}
-                  </a>
-                </li>
-                <li>
-                  <a
-                    href={links.cityPage(c, 'free-consultation')}
-                    aria-label={fill(h.freeConsultationIn, { city: c.name })}
-                  >
-                    {s.freeConsultation}
-                  </a>
-                </li>
-              </ul>
-            </li>
+            <CityPages key={c.slug} city={c} t={t} links={links} />
           ))}
         </ul>
         {provinces.areas.length > 0 && (
@@ -174,5 +135,52 @@ export function CityFinder({
         </p>
       </div>
     </section>
+  );
+}
+
+/** One of the largest cities: its name, and its four pages in a compact list. */
+function CityPages({ city, t, links }: { city: City; t: Strings; links: Links }) {
+  const h = t.home;
+  const s = t.htmlSitemap;
+  return (
+    <li>
+      <h3>
+        <a href={links.city(city)}>{city.name}</a>
+      </h3>
+      <ul aria-label={fill(h.pagesOf, { city: city.name })}>
+        <li>
+          <a
+            href={links.cityPage(city, 'public-adjusters')}
+            aria-label={fill(h.findAdjustersIn, { city: city.name })}
+          >
+            {s.findAdjusters}
+          </a>
+        </li>
+        <li>
+          <a
+            href={links.cityPage(city, 'top-adjusters')}
+            aria-label={fill(h.topAdjustersIn, { city: city.name })}
+          >
+            {s.topAdjusters}
+          </a>
+        </li>
+        <li>
+          <a
+            href={links.cityPage(city, 'claims-offices')}
+            aria-label={fill(h.claimsOfficesIn, { city: city.name })}
+          >
+            {s.claimsOffices}
+          </a>
+        </li>
+        <li>
+          <a
+            href={links.cityPage(city, 'free-consultation')}
+            aria-label={fill(h.freeConsultationIn, { city: city.name })}
+          >
+            {s.freeConsultation}
+          </a>
+        </li>
+      </ul>
+    </li>
   );
 }

@@ -165,27 +165,10 @@ export function ReportingAClaim({
   format: Formats;
   links: Links;
 }) {
-  const h = t.claimsHelp;
   return (
     <>
       {insurers.length > 0 && (
-        <Section id="insurers-title" title={h.insurersTitle} intro={h.insurersIntro}>
-          <ul className="bullet-list fact-list">
-            {insurers.map((i) => (
-              <li key={i.name}>
-                {fillParts(h.insurer, {
-                  name: <strong key="name">{i.name}</strong>,
-                  phone: (
-                    <a key="phone" href={links.tel(checkedPhone(i.phone))}>
-                      {format.phone(checkedPhone(i.phone))}
-                    </a>
-                  ),
-                })}
-                <Cite source={i.source} t={t} />
-              </li>
-            ))}
-          </ul>
-        </Section>
+        <InsurerLines insurers={insurers} t={t} format={format} links={links} />
       )}
       {complaints.length > 0 && (
         <Section
@@ -208,28 +191,82 @@ export function ReportingAClaim({
         </Section>
       )}
       {offices.length > 0 && (
-        <Section id="office-title" title={fill(h.officeTitle, { city: city.name })}>
-          {offices.map((o) => (
-            <address key={`${o.street} ${o.postalCode}`}>
-              {o.street}
-              <br />
-              {city.name} {city.provinceCode} {o.postalCode}
-              {o.phone && (
-                <>
-                  <br />
-                  {fillParts(h.officePhone, {
-                    phone: (
-                      <a key="phone" href={links.tel(checkedPhone(o.phone))}>
-                        {format.phone(checkedPhone(o.phone))}
-                      </a>
-                    ),
-                  })}
-                </>
-              )}
-            </address>
-          ))}
-        </Section>
+        <Offices city={city} offices={offices} t={t} format={format} links={links} />
       )}
     </>
+  );
+}
+
+/** Insurers' claims lines, as their own pages give them. */
+function InsurerLines({
+  insurers,
+  t,
+  format,
+  links,
+}: {
+  insurers: readonly Insurer[];
+  t: Strings;
+  format: Formats;
+  links: Links;
+}) {
+  const h = t.claimsHelp;
+  return (
+    <Section id="insurers-title" title={h.insurersTitle} intro={h.insurersIntro}>
+      <ul className="bullet-list fact-list">
+        {insurers.map((i) => (
+          <li key={i.name}>
+            {fillParts(h.insurer, {
+              name: <strong key="name">{i.name}</strong>,
+              phone: (
+                <a key="phone" href={links.tel(checkedPhone(i.phone))}>
+                  {format.phone(checkedPhone(i.phone))}
+                </a>
+              ),
+            })}
+            <Cite source={i.source} t={t} />
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+/** The firm's offices in the city, with their phone numbers. */
+function Offices({
+  city,
+  offices,
+  t,
+  format,
+  links,
+}: {
+  city: City;
+  offices: readonly Office[];
+  t: Strings;
+  format: Formats;
+  links: Links;
+}) {
+  const h = t.claimsHelp;
+  return (
+    <Section id="office-title" title={fill(h.officeTitle, { city: city.name })}>
+      {offices.map((o) => (
+        <address key={`${o.street} ${o.postalCode}`}>
+          {o.street}
+          <br />
+          {city.name} {city.provinceCode} {o.postalCode}
+          {o.phone && (
+            <>
+              <br />
+              {fillParts(h.officePhone, {
+                phone: (
+                  <a key="phone" href={links.tel(checkedPhone(o.phone))}>
+                    {format.phone(checkedPhone(o.phone))}
+                  </a>
+                ),
+              })}
+            </>
+          )}
+        </address>
+      ))}
+    </Section>
   );
 }

@@ -1,5 +1,5 @@
-import { SHIELD } from '../../src/render/shield.js';
 import type { Site } from '../../src/site/model.js';
+import { SHIELD } from '../../src/site/shield.js';
 
 /** What the brand shows: the owner's logo (site.json `logo`), or the shield in the theme's colours. */
 export interface Brand {

@@ -197,6 +197,148 @@ function PropertyPlace({ t }: { t: Strings }) {
   );
 }
 
+/** Step 1: the property and what damaged it. */
+function PropertyStep({ claimType, damage, t }: Preset & { t: Strings }) {
+  const q = t.questionnaire;
+  const damages = damageLabels(t);
+  return (
+    <Step n={1} title={q.step1} t={t}>
+      <fieldset>
+        <legend>{q.propertyType}</legend>
+        <div className="choices choices-2">
+          <Choice
+            type="radio"
+            name="claimType"
+            value="residential"
+            label={q.residential}
+            required
+            checked={claimType === 'residential'}
+          />
+          <Choice
+            type="radio"
+            name="claimType"
+            value="commercial"
+            label={q.commercial}
+            required
+            checked={claimType === 'commercial'}
+          />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>{q.damageType}</legend>
+        <div className="choices choices-3">
+          {DAMAGE_TYPES.map((d) => (
+            <Choice
+              key={d}
+              type="checkbox"
+              name="damageTypes"
+              value={d}
+              label={damages[d]}
+              checked={damage === d}
+            />
+          ))}
+        </div>
+      </fieldset>
+    </Step>
+  );
+}
+
+/** Step 2: what the loss is worth, whether a claim is started, and what happened. */
+function DamageStep({ phone, tel, t }: { phone: string; tel: string; t: Strings }) {
+  const q = t.questionnaire;
+  const values = valueLabels(t);
+  return (
+    <Step n={2} title={q.step2} t={t}>
+      <div className="field">
+        <label htmlFor="q-value">{q.estimatedValue}</label>
+        <select
+          id="q-value"
+          name="estimatedValue"
+          required
+          defaultValue=""
+          aria-describedby="q-value-below"
+        >
+          <option value="" disabled>
+            {q.chooseRange}
+          </option>
+          {/* The five ranges, then "I'm not sure yet": the night of the damage nobody knows. */}
+          {VALUE_ANSWERS.map((v) => (
+            <option key={v} value={v}>
+              {values[v]}
+            </option>
+          ))}
+        </select>
+        {/* The spec's ranges start at $50,000: a smaller loss gets an honest word, not a wrong range. */}
+        <p id="q-value-below" className="field-hint">
+          {fillParts(q.valueBelow, {
+            phone: (
+              <a key="phone" className="phone" href={tel}>
+                {phone}
+              </a>
+            ),
+          })}
+        </p>
+      </div>
+      <label className="choice">
+        <input type="checkbox" name="hasStartedClaim" value="true" /> <span>{q.startedClaim}</span>
+      </label>
+      <div className="field">
+        <label htmlFor="q-description">{q.description}</label>
+        <textarea
+          id="q-description"
+          name="damageDescription"
+          rows={4}
+          required
+          maxLength={LIMITS.text}
+        />
+      </div>
+    </Step>
+  );
+}
+
+/** Step 3: who the visitor is, where the property is, and how to reach them. */
+function ContactStep({ t }: { t: Strings }) {
+  const q = t.questionnaire;
+  return (
+    <Step n={3} title={q.step3} t={t}>
+      <PersonFields prefix="q" phoneLabel={q.phone} phoneRequired t={t} />
+      <div className="field">
+        <label htmlFor="q-address">{q.address}</label>
+        <input
+          id="q-address"
+          name="address"
+          type="text"
+          autoComplete="address-line1"
+          required
+          maxLength={LIMITS.address}
+        />
+      </div>
+      <PropertyPlace t={t} />
+      <fieldset>
+        <legend>{q.preferredContact}</legend>
+        <div className="choices choices-3">
+          <Choice type="radio" name="preferredContact" value="phone" label={q.phone} required />
+          <Choice
+            type="radio"
+            name="preferredContact"
+            value="email"
+            label={t.formFields.email}
+            required
+          />
+          <Choice
+            type="radio"
+            name="preferredContact"
+            value="both"
+            label={q.contactBoth}
+            required
+          />
+        </div>
+      </fieldset>
+      <TurnstileSlot />
+    </Step>
+  );
+}
+
 /** Everything in the form but its page's hidden fields: rendered once per preset. */
 function QuestionnaireBody({
   claimType,
@@ -218,134 +360,15 @@ function QuestionnaireBody({
   const q = t.questionnaire;
   // The consent line as the visitor reads it, sent with the form so the lead records it.
   const consent = fill(q.consent, { privacy: q.privacyLink });
-  const damages = damageLabels(t);
-  const values = valueLabels(t);
   return (
     <>
       <Honeypot t={t} />
 
-      <Step n={1} title={q.step1} t={t}>
-        <fieldset>
-          <legend>{q.propertyType}</legend>
-          <div className="choices choices-2">
-            <Choice
-              type="radio"
-              name="claimType"
-              value="residential"
-              label={q.residential}
-              required
-              checked={claimType === 'residential'}
-            />
-            <Choice
-              type="radio"
-              name="claimType"
-              value="commercial"
-              label={q.commercial}
-              required
-              checked={claimType === 'commercial'}
-            />
-          </div>
-        </fieldset>
-        <fieldset>
-          <legend>{q.damageType}</legend>
-          <div className="choices choices-3">
-            {DAMAGE_TYPES.map((d) => (
-              <Choice
-                key={d}
-                type="checkbox"
-                name="damageTypes"
-                value={d}
-                label={damages[d]}
-                checked={damage === d}
-              />
-            ))}
-          </div>
-        </fieldset>
-      </Step>
+      <PropertyStep claimType={claimType} damage={damage} t={t} />
 
-      <Step n={2} title={q.step2} t={t}>
-        <div className="field">
-          <label htmlFor="q-value">{q.estimatedValue}</label>
-          <select
-            id="q-value"
-            name="estimatedValue"
-            required
-            defaultValue=""
-            aria-describedby="q-value-below"
-          >
-            <option value="" disabled>
-              {q.chooseRange}
-            </option>
-            {/* The five ranges, then "I'm not sure yet": the night of the damage nobody knows. */}
-            {VALUE_ANSWERS.map((v) => (
-              <option key={v} value={v}>
-                {values[v]}
-              </option>
-            ))}
-          </select>
-          {/* The spec's ranges start at $50,000: a smaller loss gets an honest word, not a wrong range. */}
-          <p id="q-value-below" className="field-hint">
-            {fillParts(q.valueBelow, {
-              phone: (
-                <a key="phone" className="phone" href={tel}>
-                  {phone}
-                </a>
-              ),
-            })}
-          </p>
-        </div>
-        <label className="choice">
-          <input type="checkbox" name="hasStartedClaim" value="true" />{' '}
-          <span>{q.startedClaim}</span>
-        </label>
-        <div className="field">
-          <label htmlFor="q-description">{q.description}</label>
-          <textarea
-            id="q-description"
-            name="damageDescription"
-            rows={4}
-            required
-            maxLength={LIMITS.text}
-          />
-        </div>
-      </Step>
+      <DamageStep phone={phone} tel={tel} t={t} />
 
-      <Step n={3} title={q.step3} t={t}>
-        <PersonFields prefix="q" phoneLabel={q.phone} phoneRequired t={t} />
-        <div className="field">
-          <label htmlFor="q-address">{q.address}</label>
-          <input
-            id="q-address"
-            name="address"
-            type="text"
-            autoComplete="address-line1"
-            required
-            maxLength={LIMITS.address}
-          />
-        </div>
-        <PropertyPlace t={t} />
-        <fieldset>
-          <legend>{q.preferredContact}</legend>
-          <div className="choices choices-3">
-            <Choice type="radio" name="preferredContact" value="phone" label={q.phone} required />
-            <Choice
-              type="radio"
-              name="preferredContact"
-              value="email"
-              label={t.formFields.email}
-              required
-            />
-            <Choice
-              type="radio"
-              name="preferredContact"
-              value="both"
-              label={q.contactBoth}
-              required
-            />
-          </div>
-        </fieldset>
-        <TurnstileSlot />
-      </Step>
+      <ContactStep t={t} />
 
       <div className="form-error" role="alert" data-form-error="" />
       <div className="form-nav">

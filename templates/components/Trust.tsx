@@ -14,7 +14,7 @@ import { Icon } from './Icon.js';
  * associations, and up to two reviews with their platform and date. Only what site.json gives:
  * nothing for none, so no page shows a credential the owner has not stated.
  */
-export function Trust(props: TrustProps) {
+function Trust(props: TrustProps) {
   // A shared fragment renders to an element: an empty one where there is nothing to show.
   return <>{trustPanel(props)}</>;
 }
@@ -59,39 +59,7 @@ function trustPanel({ business, reviews = [], provinces, t, format }: TrustProps
         </p>
       )}
       {(licences.length > 0 || associations.length > 0) && (
-        <ul className="trust-list">
-          {licences.map((l) => {
-            const lookup = provinces.get(l.province)?.regulator.lookup;
-            return (
-              <li key={`${l.province} ${l.number}`}>
-                <Icon name="shield" size={18} />{' '}
-                <span>
-                  {fill(t.layout.licence, {
-                    province: provinceByCode(l.province)?.name ?? l.province,
-                    issuedBy: l.issuedBy,
-                    number: l.number,
-                  })}
-                  {lookup && (
-                    <>
-                      {' '}
-                      <a href={lookup.url} rel="noopener">
-                        {t.trust.check}
-                      </a>
-                    </>
-                  )}
-                </span>
-              </li>
-            );
-          })}
-          {associations.map((a) => (
-            <li key={a.url}>
-              <Icon name="check" size={18} />{' '}
-              <a href={a.url} rel="noopener">
-                {fill(t.trust.member, { association: a.name })}
-              </a>
-            </li>
-          ))}
-        </ul>
+        <Credentials licences={licences} associations={associations} provinces={provinces} t={t} />
       )}
       {shown.map((r) => (
         <figure key={r.url} className="trust-review">
@@ -108,6 +76,55 @@ function trustPanel({ business, reviews = [], provinces, t, format }: TrustProps
         </figure>
       ))}
     </aside>
+  );
+}
+
+/** Each licence, with the regulator's look-up where there is one, and each association. */
+function Credentials({
+  licences,
+  associations,
+  provinces,
+  t,
+}: {
+  licences: NonNullable<Business['licences']>;
+  associations: NonNullable<Business['associations']>;
+  provinces: ReadonlyMap<string, ProvinceFacts>;
+  t: Strings;
+}) {
+  return (
+    <ul className="trust-list">
+      {licences.map((l) => {
+        const lookup = provinces.get(l.province)?.regulator.lookup;
+        return (
+          <li key={`${l.province} ${l.number}`}>
+            <Icon name="shield" size={18} />{' '}
+            <span>
+              {fill(t.layout.licence, {
+                province: provinceByCode(l.province)?.name ?? l.province,
+                issuedBy: l.issuedBy,
+                number: l.number,
+              })}
+              {lookup && (
+                <>
+                  {' '}
+                  <a href={lookup.url} rel="noopener">
+                    {t.trust.check}
+                  </a>
+                </>
+              )}
+            </span>
+          </li>
+        );
+      })}
+      {associations.map((a) => (
+        <li key={a.url}>
+          <Icon name="check" size={18} />{' '}
+          <a href={a.url} rel="noopener">
+            {fill(t.trust.member, { association: a.name })}
+          </a>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -38,31 +38,11 @@ export function Header({
   cityIndex: string;
   basePath: string;
 }) {
-  const items = [
-    { href: links.home, label: t.layout.home },
-    { href: links.cityPage(scope, 'about'), label: t.layout.about },
-    { href: links.cityPage(scope, 'services'), label: t.layout.services },
-    { href: links.page('faq'), label: t.layout.faq },
-    ...(blog ? [{ href: blog, label: t.layout.footerBlog }] : []),
-    { href: links.page('contact'), label: t.layout.contact },
-  ];
   return (
     <header className="site-header">
       <div className="container header-inner">
         <Logo brand={brand} />
-        <button
-          type="button"
-          className="menu-toggle"
-          aria-expanded="false"
-          aria-controls="site-menu"
-          data-menu-toggle=""
-          data-close-label={t.layout.closeMenu}
-        >
-          <span className="menu-icon" aria-hidden="true" />
-          <span className="visually-hidden" data-menu-label="">
-            {t.layout.menu}
-          </span>
-        </button>
+        <MenuToggle t={t} />
         <nav id="site-menu" className="site-nav" aria-label={t.layout.mainNav} data-menu="">
           <CitySearch
             id="menu-city-search"
@@ -72,23 +52,9 @@ export function Header({
             t={t}
             links={links}
           />
-          <ul>
-            {items.map((l) => (
-              <li key={l.href}>
-                <a href={l.href}>{l.label}</a>
-              </li>
-            ))}
-          </ul>
+          <MenuList items={menuItems(links, scope, blog, t)} />
           {alternate && alternateLang && (
-            <a
-              className="nav-lang"
-              href={alternate}
-              hrefLang={LANG_TAGS[alternateLang]}
-              lang={LANG_TAGS[alternateLang]}
-              aria-label={t.language.switchLabel}
-            >
-              {t.language.switchTo}
-            </a>
+            <LanguageSwitch href={alternate} lang={alternateLang} t={t} />
           )}
           <a className="nav-phone" href={tel}>
             {phone}
@@ -103,4 +69,62 @@ export function Header({
       </div>
     </header>
   );
+}
+
+/** The menu's button on a phone: its label says what pressing it does. */
+function MenuToggle({ t }: { t: Strings }) {
+  return (
+    <button
+      type="button"
+      className="menu-toggle"
+      aria-expanded="false"
+      aria-controls="site-menu"
+      data-menu-toggle=""
+      data-close-label={t.layout.closeMenu}
+    >
+      <span className="menu-icon" aria-hidden="true" />
+      <span className="visually-hidden" data-menu-label="">
+        {t.layout.menu}
+      </span>
+    </button>
+  );
+}
+
+/** The same page in the other language, named in that language. */
+function LanguageSwitch({ href, lang, t }: { href: string; lang: Lang; t: Strings }) {
+  return (
+    <a
+      className="nav-lang"
+      href={href}
+      hrefLang={LANG_TAGS[lang]}
+      lang={LANG_TAGS[lang]}
+      aria-label={t.language.switchLabel}
+    >
+      {t.language.switchTo}
+    </a>
+  );
+}
+
+function MenuList({ items }: { items: readonly { href: string; label: string }[] }) {
+  return (
+    <ul>
+      {items.map((l) => (
+        <li key={l.href}>
+          <a href={l.href}>{l.label}</a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The main menu: home, the scope's about and services pages, the FAQ, the blog and contact. */
+function menuItems(links: Links, scope: string, blog: string | null, t: Strings) {
+  return [
+    { href: links.home, label: t.layout.home },
+    { href: links.cityPage(scope, 'about'), label: t.layout.about },
+    { href: links.cityPage(scope, 'services'), label: t.layout.services },
+    { href: links.page('faq'), label: t.layout.faq },
+    ...(blog ? [{ href: blog, label: t.layout.footerBlog }] : []),
+    { href: links.page('contact'), label: t.layout.contact },
+  ];
 }

@@ -67,24 +67,42 @@ export function Layout({
           t,
         }}
       />
-      <Shared
-        component={Footer}
-        props={{
-          siteName: site.settings.siteName,
-          phone,
-          tel,
-          email: site.settings.email,
-          scope,
-          topCities: topCities(site, FOOTER_CITIES),
-          business: businessShown(site),
-          t,
-          links,
-          // The blog is English only: a translation's footer does not send readers to it.
-          blog: blogHref(site),
-          analytics: Boolean(site.settings.analyticsId),
-        }}
-      />
+      <SiteFooter ctx={ctx} phone={phone} tel={tel} scope={scope} />
     </Document>
+  );
+}
+
+/** The footer, the same on every page of a scope (rendered once for them). */
+function SiteFooter({
+  ctx,
+  phone,
+  tel,
+  scope,
+}: {
+  ctx: PageContext;
+  phone: string;
+  tel: string;
+  scope: string;
+}) {
+  const { site } = ctx;
+  return (
+    <Shared
+      component={Footer}
+      props={{
+        siteName: site.settings.siteName,
+        phone,
+        tel,
+        email: site.settings.email,
+        scope,
+        topCities: topCities(site, FOOTER_CITIES),
+        business: businessShown(site),
+        t: site.t,
+        links: site.links,
+        // The blog is English only: a translation's footer does not send readers to it.
+        blog: blogHref(site),
+        analytics: Boolean(site.settings.analyticsId),
+      }}
+    />
   );
 }
 

@@ -41,16 +41,15 @@ function CityLinks({ cities, t, links }: { cities: readonly City[]; t: Strings; 
   );
 }
 
-/** /{city}/{area} and /canada/{province}: the form, nearby cities and FAQs, naming the area. */
-export function AreaPage(ctx: PageContext) {
+/** What an area page says where: the area, its city, and for a province its facts. */
+function areaView(ctx: PageContext) {
   const { site, page } = ctx;
-  const { t, links } = site;
+  const { t } = site;
   const city = cityOf(ctx);
   const area = page.area;
   if (!area) throw new Error(`area page ${page.path} has no area`);
   const province = city.national;
   const place = province ? area.name : fill(t.area.place, { area: area.name, city: city.name });
-  const crumbs = trail(ctx, area.name);
   // Where the page speaks of: a province with its article where the language wants one
   // ("au Québec", "du Québec"), a neighbourhood by its name.
   const where = province ? fill(t.area.provinceArticle, { area: area.name }) : area.name;
@@ -58,49 +57,30 @@ export function AreaPage(ctx: PageContext) {
   // An area described in the data is a page of its own: its description, not the FAQ and the
   // nearby cities every area of its city shares.
   const described = !province && !!area.description;
-  const faqs = province || described ? [] : placeFaq(ctx, place);
   // A province by its slug, the same in every language (its name is the language's).
   const code = province ? provinceBySlug(area.slug)?.code : undefined;
-  const provinceCities = code ? site.cities.filter((c) => c.provinceCode === code) : [];
+  const terms = termsIn(province ? code === 'QC' : isQuebec(city), ctx.site.content);
+  return { city, area, province, place, where, described, code, terms };
+}
+
+type AreaView = ReturnType<typeof areaView>;
+
+/** /{city}/{area} and /canada/{province}: the form, nearby cities and FAQs, naming the area. */
+export function AreaPage(ctx: PageContext) {
+  const { site } = ctx;
+  const { t } = site;
+  const view = areaView(ctx);
+  const { city, area, province, place, where, described, code, terms } = view;
+  const crumbs = trail(ctx, area.name);
+  const faqs = province || described ? [] : placeFaq(ctx, place);
   const rules = code ? site.facts.provinces.get(code) : undefined;
   const catastrophes = code
     ? site.facts.catastrophes.filter((c) => c.provinces.includes(code))
     : [];
-  const terms = termsIn(province ? code === 'QC' : isQuebec(city), ctx.site.content);
   return (
     <Layout ctx={ctx} form jsonLd={localServiceJsonLd(ctx, city, crumbs, faqs)}>
       <Breadcrumbs trail={crumbs} t={site.t} />
-      <CityHero
-        title={
-          province
-            ? fill(t.area.provinceTitle, { province: area.name })
-            : fill(t.area.areaTitle, { area: area.name, city: city.name })
-        }
-        lead={
-          terms.lead(where) ??
-          (province
-            ? fill(t.area.provinceLead, { province: area.name })
-            : fill(t.area.areaLead, { area: area.name, city: city.name }))
-        }
-        fee={terms.fee}
-        art={<Illustration scene="adjuster" />}
-        trust={<SiteTrust site={site} />}
-        t={site.t}
-      >
-        <Questionnaire
-          title={fill(t.area.formTitle, { area: area.name })}
-          endpoint={site.settings.leadEndpoint}
-          cityName={province ? area.name : city.name}
-          province={code ?? city.provinceCode}
-          pagePath={page.path}
-          phone={site.format.phone(site.phone)}
-          tel={site.links.tel(site.phone)}
-          kind="assessment"
-          note={terms.formNote}
-          t={site.t}
-          links={site.links}
-        />
-      </CityHero>
+      <AreaHero ctx={ctx} view={view} />
 
       {!province && (
         <LocalHelp
@@ -111,53 +91,9 @@ export function AreaPage(ctx: PageContext) {
         />
       )}
 
-      {!province && (
-        <Section id="local-title" title={fill(t.area.localTitle, { area: area.name })} tone="soft">
-          <div className="prose">
-            {area.description && area.source ? (
-              <p>
-                {area.description}
-                <Cite source={area.source} t={site.t} />
-              </p>
-            ) : (
-              <p>
-                {fillParts(t.area.sameRisks, {
-                  area: area.name,
-                  cite: area.source ? <Cite key="cite" source={area.source} t={t} /> : '',
-                  city: city.name,
-                })}{' '}
-                {city.description}
-                <Cites sources={city.descriptionSources} t={site.t} />
-              </p>
-            )}
-            <Population
-              city={city}
-              source={site.facts.populationSource}
-              t={site.t}
-              format={site.format}
-            />
-          </div>
-        </Section>
-      )}
+      {!province && <AreaLocal ctx={ctx} view={view} />}
 
-      {rules && (
-        <ProvinceAssistance facts={rules.assistance ?? []} french={site.lang === 'fr'} t={site.t} />
-      )}
-
-      {rules && (
-        <Section
-          id="rules-title"
-          title={fill(t.area.rulesTitle, { province: area.name })}
-          tone="soft"
-        >
-          <ProvinceRules
-            province={area.name}
-            facts={rules}
-            national={site.facts.nationalComplaints}
-            t={site.t}
-          />
-        </Section>
-      )}
+      {rules && <ProvinceSections ctx={ctx} province={area.name} rules={rules} />}
 
       <CatastropheSection
         // A province with its article where the language wants one ("au Québec").
@@ -168,43 +104,7 @@ export function AreaPage(ctx: PageContext) {
         links={site.links}
       />
 
-      {described ? (
-        <Section id="nearby-title" title={fill(t.area.moreTitle, { city: city.name })}>
-          <p>
-            {fillParts(t.area.partOf, {
-              area: area.name,
-              city: city.name,
-              link: (
-                <a key="link" href={links.city(city)}>
-                  {fill(t.area.partOfLink, { city: city.name })}
-                </a>
-              ),
-            })}
-          </p>
-        </Section>
-      ) : (
-        <Section
-          id="nearby-title"
-          title={
-            province
-              ? fill(t.area.provinceCitiesTitle, { province: area.name })
-              : fill(t.area.nearTitle, { area: area.name })
-          }
-        >
-          {province ? (
-            provinceCities.length > 0 ? (
-              <CityLinks cities={provinceCities} t={t} links={links} />
-            ) : (
-              <p>{t.area.noCities}</p>
-            )
-          ) : (
-            <Shared
-              component={NearbyCities}
-              props={{ city, cities: nearbyCities(site, city, NEARBY), t, links }}
-            />
-          )}
-        </Section>
-      )}
+      <AreaNearby ctx={ctx} view={view} />
 
       {faqs.length > 0 && (
         <Section id="faq-title" title={t.pages.faqTitle} tone="soft">
@@ -223,6 +123,152 @@ export function AreaPage(ctx: PageContext) {
         links={site.links}
       />
     </Layout>
+  );
+}
+
+/** The page's title and lead, and the form beside them. */
+function AreaHero({ ctx, view }: { ctx: PageContext; view: AreaView }) {
+  const { site, page } = ctx;
+  const { t } = site;
+  const { city, area, province, where, code, terms } = view;
+  return (
+    <CityHero
+      title={
+        province
+          ? fill(t.area.provinceTitle, { province: area.name })
+          : fill(t.area.areaTitle, { area: area.name, city: city.name })
+      }
+      lead={
+        terms.lead(where) ??
+        (province
+          ? fill(t.area.provinceLead, { province: area.name })
+          : fill(t.area.areaLead, { area: area.name, city: city.name }))
+      }
+      fee={terms.fee}
+      art={<Illustration scene="adjuster" />}
+      trust={<SiteTrust site={site} />}
+      t={site.t}
+    >
+      <Questionnaire
+        title={fill(t.area.formTitle, { area: area.name })}
+        endpoint={site.settings.leadEndpoint}
+        cityName={province ? area.name : city.name}
+        province={code ?? city.provinceCode}
+        pagePath={page.path}
+        phone={site.format.phone(site.phone)}
+        tel={site.links.tel(site.phone)}
+        kind="assessment"
+        note={terms.formNote}
+        t={site.t}
+        links={site.links}
+      />
+    </CityHero>
+  );
+}
+
+/** An area of a city: its own description, or its city's with the same risks. */
+function AreaLocal({ ctx, view }: { ctx: PageContext; view: AreaView }) {
+  const { site } = ctx;
+  const { t } = site;
+  const { city, area } = view;
+  return (
+    <Section id="local-title" title={fill(t.area.localTitle, { area: area.name })} tone="soft">
+      <div className="prose">
+        {area.description && area.source ? (
+          <p>
+            {area.description}
+            <Cite source={area.source} t={site.t} />
+          </p>
+        ) : (
+          <p>
+            {fillParts(t.area.sameRisks, {
+              area: area.name,
+              cite: area.source ? <Cite key="cite" source={area.source} t={t} /> : '',
+              city: city.name,
+            })}{' '}
+            {city.description}
+            <Cites sources={city.descriptionSources} t={site.t} />
+          </p>
+        )}
+        <Population
+          city={city}
+          source={site.facts.populationSource}
+          t={site.t}
+          format={site.format}
+        />
+      </div>
+    </Section>
+  );
+}
+
+/** A province's own facts: where to get help, and who rules on claims there. */
+function ProvinceSections({
+  ctx,
+  province,
+  rules,
+}: {
+  ctx: PageContext;
+  province: string;
+  rules: NonNullable<ReturnType<PageContext['site']['facts']['provinces']['get']>>;
+}) {
+  const { site } = ctx;
+  return (
+    <>
+      <ProvinceAssistance facts={rules.assistance ?? []} french={site.lang === 'fr'} t={site.t} />
+      <Section id="rules-title" title={fill(site.t.area.rulesTitle, { province })} tone="soft">
+        <ProvinceRules
+          province={province}
+          facts={rules}
+          national={site.facts.nationalComplaints}
+          t={site.t}
+        />
+      </Section>
+    </>
+  );
+}
+
+/** The cities near an area, a province's cities, or for a described area its city. */
+function AreaNearby({ ctx, view }: { ctx: PageContext; view: AreaView }) {
+  const { site } = ctx;
+  const { t, links } = site;
+  const { city, area, province, described, code } = view;
+  const provinceCities = code ? site.cities.filter((c) => c.provinceCode === code) : [];
+  return described ? (
+    <Section id="nearby-title" title={fill(t.area.moreTitle, { city: city.name })}>
+      <p>
+        {fillParts(t.area.partOf, {
+          area: area.name,
+          city: city.name,
+          link: (
+            <a key="link" href={links.city(city)}>
+              {fill(t.area.partOfLink, { city: city.name })}
+            </a>
+          ),
+        })}
+      </p>
+    </Section>
+  ) : (
+    <Section
+      id="nearby-title"
+      title={
+        province
+          ? fill(t.area.provinceCitiesTitle, { province: area.name })
+          : fill(t.area.nearTitle, { area: area.name })
+      }
+    >
+      {province ? (
+        provinceCities.length > 0 ? (
+          <CityLinks cities={provinceCities} t={t} links={links} />
+        ) : (
+          <p>{t.area.noCities}</p>
+        )
+      ) : (
+        <Shared
+          component={NearbyCities}
+          props={{ city, cities: nearbyCities(site, city, NEARBY), t, links }}
+        />
+      )}
+    </Section>
   );
 }
 

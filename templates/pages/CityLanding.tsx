@@ -5,6 +5,7 @@ import { scopeSlug } from '../../src/render/context.js';
 import { Shared } from '../../src/render/fragments.js';
 import { NEARBY } from '../../src/routes.js';
 import { answersAll, cityAnswers, otherFacts } from '../../src/site/city-answers.js';
+import type { ProvinceFacts } from '../../src/site/facts-schema.js';
 import type { Formats } from '../../src/site/format.js';
 import { type City, distanceKm, nearbyCities, type Site } from '../../src/site/model.js';
 import { provinceByCode } from '../../src/site/provinces.js';
@@ -71,93 +72,21 @@ export function CityLandingPage(ctx: PageContext) {
       jsonLd={localServiceJsonLd(ctx, city, crumbs, kind === 'home' ? [] : faqs)}
     >
       <Breadcrumbs trail={crumbs} t={site.t} />
-      <CityHero
-        title={heading}
-        lead={
-          city.national
-            ? t.cityLanding.nationalLead
-            : (terms.lead(city.name) ??
-              fill(t.cityLanding.lead, { city: city.name, province: city.province ?? '' }))
-        }
-        fee={terms.fee}
-        art={<Illustration scene="adjuster" />}
-        trust={<SiteTrust site={site} />}
-        t={site.t}
-      >
-        <Questionnaire
-          title={t.cityLanding[formText]}
-          endpoint={site.settings.leadEndpoint}
-          cityName={city.name}
-          province={city.provinceCode}
-          pagePath={page.path}
-          phone={site.format.phone(site.phone)}
-          tel={site.links.tel(site.phone)}
-          note={terms.formNote}
-          t={site.t}
-          links={site.links}
-        />
-      </CityHero>
+      <LandingHero ctx={ctx} heading={heading} formText={formText} terms={terms} />
 
       {kind === 'home' && <LocalAnswers city={city} site={site} />}
-      {/* The firm's own adjusters who serve the city, on its page (the choosing page has them too). */}
-      {kind === 'home' && (
-        <AdjustersSection
-          title={fill(t.claimsHelp.adjustersTitle, { city: city.name })}
-          adjusters={adjustersIn(site.settings.business, city)}
-          portraits={ctx.assets.photos?.portraits}
-          t={t}
-          links={site.links}
-        />
-      )}
-      {kind === 'top-adjusters' && (
-        <ChoosingAnAdjuster
-          city={city}
-          province={province}
-          adjusters={adjustersIn(site.settings.business, city)}
-          portraits={ctx.assets.photos?.portraits}
-          t={t}
-          links={site.links}
-        />
-      )}
-      {kind === 'claims-offices' && (
-        <ReportingAClaim
-          city={city}
-          insurers={site.facts.insurers}
-          complaints={[...(province?.complaints ?? []), ...site.facts.nationalComplaints]}
-          offices={officesIn(site.settings.business, city)}
-          t={t}
-          format={site.format}
-          links={site.links}
-        />
-      )}
+      <KindSection ctx={ctx} kind={kind} province={province} />
 
       {/* The city's page is about the city; the process and the FAQ, the same everywhere, are
           on the site's pages and the city's other landing pages. */}
       {(kind === 'public-adjusters' || kind === 'free-consultation') && (
-        <Section id="how-title" title={t.pages.howItWorks}>
-          <Shared
-            component={Steps}
-            props={{
-              steps: terms.steps(site.content.process.howItWorks),
-              pictures: true,
-            }}
-          />
-        </Section>
+        <HowItWorks site={site} terms={terms} />
       )}
 
       {/* What a page titled for choosing an adjuster or reporting a claim promises, it gives
           instead of the city's description. */}
       {kind !== 'top-adjusters' && kind !== 'claims-offices' && (
-        <Shared
-          component={CityIntro}
-          props={{
-            city,
-            populationSource: site.facts.populationSource,
-            t,
-            links: site.links,
-            format: site.format,
-          }}
-        />
+        <SharedIntro site={site} city={city} />
       )}
 
       {kind === 'home' && !city.national && <Shared component={CityFacts} props={{ city, site }} />}
@@ -217,6 +146,132 @@ function LocalAnswers({ city, site }: { city: City; site: Site }) {
         french={french}
         t={site.t}
       />
+    </>
+  );
+}
+
+/** How a claim with the firm goes, in steps with their pictures. */
+function HowItWorks({ site, terms }: { site: Site; terms: ReturnType<typeof termsIn> }) {
+  return (
+    <Section id="how-title" title={site.t.pages.howItWorks}>
+      <Shared
+        component={Steps}
+        props={{
+          steps: terms.steps(site.content.process.howItWorks),
+          pictures: true,
+        }}
+      />
+    </Section>
+  );
+}
+
+/** The city's intro, rendered once for its landing pages (see CityIntro). */
+function SharedIntro({ site, city }: { site: Site; city: City }) {
+  return (
+    <Shared
+      component={CityIntro}
+      props={{
+        city,
+        populationSource: site.facts.populationSource,
+        t: site.t,
+        links: site.links,
+        format: site.format,
+      }}
+    />
+  );
+}
+
+/** The page's heading and lead, and the form beside them. */
+function LandingHero({
+  ctx,
+  heading,
+  formText,
+  terms,
+}: {
+  ctx: PageContext;
+  heading: string;
+  formText: Text;
+  terms: ReturnType<typeof termsIn>;
+}) {
+  const { site, page } = ctx;
+  const { t } = site;
+  const city = cityOf(ctx);
+  return (
+    <CityHero
+      title={heading}
+      lead={
+        city.national
+          ? t.cityLanding.nationalLead
+          : (terms.lead(city.name) ??
+            fill(t.cityLanding.lead, { city: city.name, province: city.province ?? '' }))
+      }
+      fee={terms.fee}
+      art={<Illustration scene="adjuster" />}
+      trust={<SiteTrust site={site} />}
+      t={site.t}
+    >
+      <Questionnaire
+        title={t.cityLanding[formText]}
+        endpoint={site.settings.leadEndpoint}
+        cityName={city.name}
+        province={city.provinceCode}
+        pagePath={page.path}
+        phone={site.format.phone(site.phone)}
+        tel={site.links.tel(site.phone)}
+        note={terms.formNote}
+        t={site.t}
+        links={site.links}
+      />
+    </CityHero>
+  );
+}
+
+/** What a page's kind promises of its own: the firm's adjusters, choosing one, reporting a claim. */
+function KindSection({
+  ctx,
+  kind,
+  province,
+}: {
+  ctx: PageContext;
+  kind: keyof typeof TEXTS;
+  province: ProvinceFacts | undefined;
+}) {
+  const { site } = ctx;
+  const { t } = site;
+  const city = cityOf(ctx);
+  return (
+    <>
+      {/* The firm's own adjusters who serve the city, on its page (the choosing page has them too). */}
+      {kind === 'home' && (
+        <AdjustersSection
+          title={fill(t.claimsHelp.adjustersTitle, { city: city.name })}
+          adjusters={adjustersIn(site.settings.business, city)}
+          portraits={ctx.assets.photos?.portraits}
+          t={t}
+          links={site.links}
+        />
+      )}
+      {kind === 'top-adjusters' && (
+        <ChoosingAnAdjuster
+          city={city}
+          province={province}
+          adjusters={adjustersIn(site.settings.business, city)}
+          portraits={ctx.assets.photos?.portraits}
+          t={t}
+          links={site.links}
+        />
+      )}
+      {kind === 'claims-offices' && (
+        <ReportingAClaim
+          city={city}
+          insurers={site.facts.insurers}
+          complaints={[...(province?.complaints ?? []), ...site.facts.nationalComplaints]}
+          offices={officesIn(site.settings.business, city)}
+          t={t}
+          format={site.format}
+          links={site.links}
+        />
+      )}
     </>
   );
 }
@@ -332,24 +387,12 @@ function CityFacts({ city, site }: { city: City; site: Site }) {
         />
       ) : null}
       {province && city.province && (
-        <Section
-          id="rules-title"
-          title={fill(l.rulesTitle, { province: city.province })}
-          tone="soft"
-        >
-          <p>
-            {fillParts(l.rulesText, {
-              province: city.province,
-              regulator: province.regulator.name,
-              link: (
-                <a key="link" href={links.cityPage(site.national, provincePage)}>
-                  {fill(l.rulesLink, { province: city.province })}
-                </a>
-              ),
-            })}
-          </p>
-          {province.regulator.lookup && <LicenceLookup lookup={province.regulator.lookup} t={t} />}
-        </Section>
+        <CityRules
+          province={city.province}
+          facts={province}
+          href={links.cityPage(site.national, provincePage)}
+          t={t}
+        />
       )}
       <Section
         id="nearby-title"
@@ -380,5 +423,36 @@ function CityFacts({ city, site }: { city: City; site: Site }) {
         </ul>
       </Section>
     </>
+  );
+}
+
+/** Who regulates claims in the city's province, with a link to the province's page. */
+function CityRules({
+  province,
+  facts,
+  href,
+  t,
+}: {
+  province: string;
+  facts: ProvinceFacts;
+  href: string;
+  t: Strings;
+}) {
+  const l = t.cityLanding;
+  return (
+    <Section id="rules-title" title={fill(l.rulesTitle, { province })} tone="soft">
+      <p>
+        {fillParts(l.rulesText, {
+          province,
+          regulator: facts.regulator.name,
+          link: (
+            <a key="link" href={href}>
+              {fill(l.rulesLink, { province })}
+            </a>
+          ),
+        })}
+      </p>
+      {facts.regulator.lookup && <LicenceLookup lookup={facts.regulator.lookup} t={t} />}
+    </Section>
   );
 }

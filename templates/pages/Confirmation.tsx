@@ -66,12 +66,37 @@ function WhileYouWait({ t }: { t: Strings }) {
   );
 }
 
+/** Whom to call or write to for help meanwhile. */
+function HelpCard({ site }: { site: PageContext['site'] }) {
+  const { t, links } = site;
+  const { email } = site.settings;
+  const phone = site.format.phone(site.phone);
+  return (
+    <div className="card confirm-contact">
+      <h2>{t.confirmation.helpTitle}</h2>
+      <p>
+        {fillParts(t.confirmation.help, {
+          phone: (
+            <a key="phone" href={links.tel(site.phone)}>
+              {phone}
+            </a>
+          ),
+          email: (
+            <a key="email" href={links.mailto(email)}>
+              {email}
+            </a>
+          ),
+        })}
+      </p>
+    </div>
+  );
+}
+
 /** /confirmation/: outside the shared layout. The script fills in the city from ?city=. */
 export function ConfirmationPage(ctx: PageContext) {
   const { site } = ctx;
   const { t, links } = site;
-  const { email, officeHours, responsePromise } = site.settings;
-  const phone = site.format.phone(site.phone);
+  const { officeHours, responsePromise } = site.settings;
   const next = nextSteps(t);
   return (
     <Document ctx={ctx} jsonLd={[]}>
@@ -103,23 +128,7 @@ export function ConfirmationPage(ctx: PageContext) {
           <h2>{t.confirmation.nextSteps}</h2>
           <Steps steps={next} />
           {site.settings.booking && <Booking calendar={site.settings.booking.calendar} t={t} />}
-          <div className="card confirm-contact">
-            <h2>{t.confirmation.helpTitle}</h2>
-            <p>
-              {fillParts(t.confirmation.help, {
-                phone: (
-                  <a key="phone" href={links.tel(site.phone)}>
-                    {phone}
-                  </a>
-                ),
-                email: (
-                  <a key="email" href={links.mailto(email)}>
-                    {email}
-                  </a>
-                ),
-              })}
-            </p>
-          </div>
+          <HelpCard site={site} />
           <p className="confirm-actions">
             <a className="button button-primary" href={links.home} data-history-back="">
               {t.confirmation.back}

@@ -12,48 +12,9 @@ import { Layout } from '../layout/Layout.js';
 export function NotFoundPage(ctx: PageContext) {
   const { t, links } = ctx.site;
   const n = t.notFound;
-  // The most requested cities the site serves, named as the page's language names them.
-  const quick = notFoundCities(ctx.site);
   return (
     <Layout ctx={ctx}>
-      <section
-        className="section"
-        data-not-found="city"
-        data-city-index={links.href(ctx.assets.cityIndex)}
-        data-base-path={ctx.site.basePath || undefined}
-      >
-        <div className="container narrow">
-          <h1>{n.cityTitle}</h1>
-          <p className="lead">
-            {fillParts(n.cityLead, {
-              typed: (
-                <strong key="typed" data-typed-slug="">
-                  {n.typedAddress}
-                </strong>
-              ),
-              sitemap: (
-                <a key="sitemap" href={links.page('sitemap')}>
-                  {n.sitemapLink}
-                </a>
-              ),
-            })}
-          </p>
-          <ul className="chips">
-            {quick.map((c) => (
-              <li key={c.slug}>
-                <a className="chip" href={links.city(c)}>
-                  {c.name}
-                </a>
-              </li>
-            ))}
-          </ul>
-          <p>
-            <a className="button button-primary" href={links.home}>
-              {n.home}
-            </a>
-          </p>
-        </div>
-      </section>
+      <CityNotFound ctx={ctx} />
       <section className="section" data-not-found="page" hidden>
         <div className="container narrow">
           <h1>{n.pageTitle}</h1>
@@ -89,5 +50,53 @@ export function NotFoundPage(ctx: PageContext) {
         </div>
       </section>
     </Layout>
+  );
+}
+
+/** The screen shown by default: no city at the address typed, and the cities most asked for. */
+function CityNotFound({ ctx }: { ctx: PageContext }) {
+  const { t, links } = ctx.site;
+  const n = t.notFound;
+  // The most requested cities the site serves, named as the page's language names them.
+  const quick = notFoundCities(ctx.site);
+  return (
+    <section
+      className="section"
+      data-not-found="city"
+      data-city-index={links.href(ctx.assets.cityIndex)}
+      data-base-path={ctx.site.basePath || undefined}
+    >
+      <div className="container narrow">
+        <h1>{n.cityTitle}</h1>
+        <p className="lead">
+          {fillParts(n.cityLead, {
+            typed: (
+              <strong key="typed" data-typed-slug="">
+                {n.typedAddress}
+              </strong>
+            ),
+            sitemap: (
+              <a key="sitemap" href={links.page('sitemap')}>
+                {n.sitemapLink}
+              </a>
+            ),
+          })}
+        </p>
+        <ul className="chips">
+          {quick.map((c) => (
+            <li key={c.slug}>
+              <a className="chip" href={links.city(c)}>
+                {c.name}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <p>
+          <a className="button button-primary" href={links.home}>
+            {n.home}
+          </a>
+        </p>
+      </div>
+    </section>
   );
 }

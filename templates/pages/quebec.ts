@@ -14,7 +14,7 @@ import type { City } from '../../src/site/model.js';
 export const isQuebec = (city: City | undefined) => city?.provinceCode === 'QC';
 
 /** The process steps as Québec's pages show them: each step's Québec variant where it has one. */
-export const quebecSteps = memoize((steps: readonly Step[]): Step[] =>
+const quebecSteps = memoize((steps: readonly Step[]): Step[] =>
   steps.map((step) =>
     step.quebec
       ? {
@@ -27,7 +27,7 @@ export const quebecSteps = memoize((steps: readonly Step[]): Step[] =>
 );
 
 /** What a page says of fees and process where it is; the components' own text elsewhere. */
-export interface Terms {
+interface Terms {
   /** The hero's lead, or undefined for the page's own. */
   lead(place: string): string | undefined;
   /** The hero's first promise, or undefined for the standard one. */

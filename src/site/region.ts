@@ -1,7 +1,7 @@
-import { PROVINCES } from '../site/provinces.js';
-import { fill, type Strings } from './catalogue.js';
-import { capitalized, FRENCH_PROVINCE_FORMS } from './french-provinces.js';
-import type { Lang } from './lang.js';
+import { fill, type Strings } from '../i18n/catalogue.js';
+import { capitalized, FRENCH_PROVINCE_FORMS } from '../i18n/french-provinces.js';
+import type { Lang } from '../i18n/lang.js';
+import { PROVINCES } from './provinces.js';
 
 /**
  * What the site's pages call the place the firm works: the country, or its service area. The

@@ -1,15 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { DataIssue } from '../site/errors.js';
-import { FORMATS } from '../site/format.js';
-import { loadContent } from '../site/load-content.js';
-import type { Facts } from '../site/load-facts.js';
-import { type Area, bySlugOf, type City, type Site } from '../site/model.js';
-import { provinceByCode } from '../site/provinces.js';
-import { parseRecord, readJson } from '../site/read.js';
-import type { SiteSettings } from '../site/schema.js';
-import { SITE_PAGES } from '../site/segments.js';
-import { slugify } from '../site/slug.js';
+import type { Catalogue } from '../i18n/catalogue.js';
+import {
+  type FrenchFacts,
+  frenchFactsSchema,
+  type Places,
+  placesSchema,
+} from '../i18n/french-schema.js';
+import { FRENCH_PROVINCES, LANG_PREFIX } from '../i18n/lang.js';
 import {
   fileForPath,
   type LanguagePaths,
@@ -18,9 +16,16 @@ import {
   linksUnder,
   localizePath,
 } from '../urls.js';
-import type { Catalogue } from './catalogue.js';
-import { type FrenchFacts, frenchFactsSchema, type Places, placesSchema } from './french-schema.js';
-import { FRENCH_PROVINCES, LANG_PREFIX } from './lang.js';
+import type { DataIssue } from './errors.js';
+import { FORMATS } from './format.js';
+import { loadContent } from './load-content.js';
+import type { Facts } from './load-facts.js';
+import { type Area, bySlugOf, type City, type Site } from './model.js';
+import { provinceByCode } from './provinces.js';
+import { parseRecord, readJson } from './read.js';
+import type { SiteSettings } from './schema.js';
+import { SITE_PAGES } from './segments.js';
+import { slugify } from './slug.js';
 
 /**
  * The French site (issue 20): Québec's and New Brunswick's cities and their pages, those
@@ -29,7 +34,7 @@ import { FRENCH_PROVINCES, LANG_PREFIX } from './lang.js';
  * names) and facts.json (the regulator's and the catastrophes' texts; their sources are the
  * English data's). Loaded only when data/i18n/fr.json exists.
  */
-export interface FrenchData {
+interface FrenchData {
   catalogue: Catalogue;
   places: Places;
   facts: FrenchFacts;
@@ -76,12 +81,49 @@ export function frenchSite(
   rel: (f: string) => string,
   dataDir: string,
   issues: DataIssue[],
-  /** The national entry's name in French when the site has a service area (src/i18n/region.ts). */
+  /** The national entry's name in French when the site has a service area (src/site/region.ts). */
   regionName: string | null = null,
 ): Site {
   const placesFile = rel(path.join(dataDir, 'fr', 'places.json'));
   const factsFile = rel(path.join(dataDir, 'fr', 'facts.json'));
   const { places } = french;
+  const translate = cityTranslator(places, placesFile, issues);
+  issues.push(...unnamedProvinces(site.national.areas, places, placesFile));
+  const translated = translate(site.national);
+  const national = regionName ? { ...translated, name: regionName } : translated;
+  const cities = site.cities.map(translate);
+  // Asked for every link a French page writes: by slug, not by a scan of every city.
+  const bySlug = bySlugOf(national, cities);
+  const paths = frenchPaths(site, french.catalogue, bySlug);
+  const fr: Site = {
+    ...site,
+    settings: frenchSettings(site.settings),
+    national,
+    cities,
+    bySlug,
+    content: french.content,
+    facts: frenchFacts(site.facts, french.facts, factsFile, issues),
+    lang: 'fr',
+    t: french.catalogue.strings,
+    links: linksUnder(site.basePath, linksIn(paths)),
+    paths: linksIn(paths),
+    format: FORMATS.fr,
+    covers: coveredInFrench,
+    localize: (p) => localizePath(p, paths),
+    languages: site.languages,
+  };
+  return fr;
+}
+
+/**
+ * A city in French: its own name and description from places.json, its province's and areas'
+ * names; a covered city or described area without its French goes to `issues`.
+ */
+function cityTranslator(
+  places: Places,
+  placesFile: string,
+  issues: DataIssue[],
+): (city: City) => City {
   const province = (name: string | null) => (name ? (places.provinces[name] ?? name) : name);
   const area = (a: Area, described: Record<string, string> | undefined, city: City): Area => {
     // The national entry's areas are the provinces and territories.
@@ -117,15 +159,18 @@ export function frenchSite(
       areas: city.areas.map((a) => area(a, own?.areas, city)),
     };
   };
-  issues.push(...unnamedProvinces(site.national.areas, places, placesFile));
-  const translated = translate(site.national);
-  const national = regionName ? { ...translated, name: regionName } : translated;
-  const cities = site.cities.map(translate);
-  // Asked for every link a French page writes: by slug, not by a scan of every city.
-  const bySlug = bySlugOf(national, cities);
-  const paths: LanguagePaths = {
+  return translate;
+}
+
+/** Where French pages are, and which exist: a covered city's, and under canada/ French provinces'. */
+function frenchPaths(
+  site: Site,
+  catalogue: Catalogue,
+  bySlug: ReturnType<typeof bySlugOf>,
+): LanguagePaths {
+  return {
     prefix: LANG_PREFIX.fr,
-    segments: french.catalogue.segments,
+    segments: catalogue.segments,
     topPages: FRENCH_TOP_PAGES,
     has: (slug, segment) => {
       const city = bySlug.get(slug);
@@ -136,24 +181,6 @@ export function frenchSite(
       return !province || FRENCH_PROVINCE_AREAS.includes(province.slug);
     },
   };
-  const fr: Site = {
-    ...site,
-    settings: frenchSettings(site.settings),
-    national,
-    cities,
-    bySlug,
-    content: french.content,
-    facts: frenchFacts(site.facts, french.facts, factsFile, issues),
-    lang: 'fr',
-    t: french.catalogue.strings,
-    links: linksUnder(site.basePath, linksIn(paths)),
-    paths: linksIn(paths),
-    format: FORMATS.fr,
-    covers: coveredInFrench,
-    localize: (p) => localizePath(p, paths),
-    languages: site.languages,
-  };
-  return fr;
 }
 
 /**

@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import english from '../../data/i18n/en.json' with { type: 'json' };
 import french from '../../data/i18n/fr.json' with { type: 'json' };
-import type { DataIssue } from '../site/errors.js';
-import { readJson } from '../site/read.js';
-import { slugify } from '../site/slug.js';
+import { type Catalogue, checkCatalogue } from '../i18n/catalogue.js';
+import { LANG_PREFIX, type Lang } from '../i18n/lang.js';
 import { LEAD_PAGES } from '../urls.js';
-import { type Catalogue, checkCatalogue } from './catalogue.js';
-import { LANG_PREFIX, type Lang } from './lang.js';
+import type { DataIssue } from './errors.js';
+import { readJson } from './read.js';
+import { slugify } from './slug.js';
 
 /** The catalogue every other is checked against, and a data set without one of its own uses. */
 export const ENGLISH: Catalogue = english;
@@ -79,7 +79,7 @@ function checkSegments(catalogue: Catalogue, lang: Lang, file: string): DataIssu
   return issues;
 }
 
-/** The placeholders that name where the firm works (src/i18n/region.ts). */
+/** The placeholders that name where the firm works (src/site/region.ts). */
 const REGION = /\{(region|inRegion)\}/;
 
 /**

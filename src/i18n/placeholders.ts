@@ -2,12 +2,12 @@
  * What content may say of the business without typing it in: these placeholders, filled from
  * site.json when the site is loaded, so a change of name, number or address is one edit there
  * and never a hunt through content files. `{region}` and `{inRegion}` are where the firm works:
- * "Canada" and "in Canada", or its service area's ("Alberta", "in Alberta"; src/i18n/region.ts).
+ * "Canada" and "in Canada", or its service area's ("Alberta", "in Alberta"; src/site/region.ts).
  * `{officeHours}`, `{emergencyHours}` and `{responsePromise}` are the settings as each language
  * writes them; `{responsePromise}` is a sentence of its own, and where none is set it is left
  * out with the space before it: the site promises no time but the owner's.
  */
-export const SITE_PLACEHOLDERS = [
+const SITE_PLACEHOLDERS = [
   'siteName',
   'phone',
   'email',
@@ -33,7 +33,7 @@ export const isSitePlaceholder = (name: string): name is SitePlaceholder =>
   (SITE_PLACEHOLDERS as readonly string[]).includes(name);
 
 /** `text` with the site's placeholders filled; other `{names}` are left for the templates. */
-export function fillSite(text: string, values: PlaceholderValues): string {
+function fillSite(text: string, values: PlaceholderValues): string {
   return text.includes('{')
     ? text.replace(PATTERN, (_, space: string, name: SitePlaceholder) =>
         filled(space, values[name]),
