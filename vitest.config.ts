@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowestFirst from './tests/slowest-first.js';
 
 /**
  * The files that hold a server or a process to a bound in time or memory (a page within 1 s
@@ -32,6 +33,7 @@ export default defineConfig({
     // Files side by side share the cores: a test's time limit allows for that.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    sequence: { sequencer: SlowestFirst },
     // Each file's time, for docs/tests.md's slowest twenty (scripts/test-times.mjs).
     reporters: ['default', 'json'],
     outputFile: { json: 'node_modules/.cache/claimsite-tests/last-run.json' },
