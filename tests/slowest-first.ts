@@ -11,6 +11,7 @@ const SLOWEST = [
   'tests/dependencies.test.ts',
   'tests/e2e/layout.test.ts',
   'tests/generate.test.ts',
+  'tests/i18n.test.ts',
   'tests/photos.test.ts',
   'tests/checks/accessibility.test.ts',
   'tests/e2e/french.test.ts',
