@@ -71,7 +71,7 @@ export function ChoosingAnAdjuster({
           </div>
         </Section>
       )}
-      <Section id="ask-title" title={h.askTitle} tone="soft">
+      <Section id="ask-title" title={h.askTitle}>
         <ul className="bullet-list">
           {asks.map((q) => (
             <li key={q}>{q}</li>
@@ -175,7 +175,6 @@ export function ReportingAClaim({
           id="complaints-title"
           title={t.localFacts.complaintsTitle}
           intro={t.localFacts.complaintsIntro}
-          tone="soft"
         >
           <ul className="bullet-list fact-list">
             {complaints.map((b) => (

@@ -1,21 +1,22 @@
 import type { ReactNode } from 'react';
 
-/** A page section with its heading; `id` names the heading for aria-labelledby. */
+/**
+ * A page section with its heading; `id` names the heading for aria-labelledby. Its ground comes
+ * from its place among the main part's bands (site.css), which alternate white and soft.
+ */
 export function Section({
   id,
   title,
   intro,
-  tone,
   children,
 }: {
   id: string;
   title: string;
   intro?: ReactNode;
-  tone?: 'soft' | 'plain';
   children: ReactNode;
 }) {
   return (
-    <section className={`section${tone === 'soft' ? ' section-soft' : ''}`} aria-labelledby={id}>
+    <section className="section" aria-labelledby={id}>
       <div className="container">
         <h2 id={id}>{title}</h2>
         {intro && <p className="section-intro">{intro}</p>}

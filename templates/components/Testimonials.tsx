@@ -71,7 +71,7 @@ export function Testimonials({
   format: Formats;
 }) {
   return (
-    <section className="section section-soft" aria-labelledby="testimonials-title">
+    <section className="section" aria-labelledby="testimonials-title">
       <div className="container">
         <h2 id="testimonials-title">{t.testimonials.title}</h2>
         <p className="section-intro">{t.testimonials.intro}</p>

@@ -61,7 +61,6 @@ export function AboutPage(ctx: PageContext) {
           title={
             city.national ? t.about.provincesTitle : fill(t.about.areasTitle, { city: city.name })
           }
-          tone="soft"
         >
           <AreaCards city={city} links={site.links} />
         </Section>
@@ -141,7 +140,7 @@ function Identity({ ctx, city }: { ctx: PageContext; city: City }) {
 function WhoWeAre({ business, t }: { business: Business | undefined; t: Strings }) {
   if (!business?.legalName && !business?.address && !business?.licences?.length) return null;
   return (
-    <Section id="who-title" title={t.contact.whoTitle} tone="soft">
+    <Section id="who-title" title={t.contact.whoTitle}>
       <div className="prose">
         {business.legalName && (
           <p>

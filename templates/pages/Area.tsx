@@ -107,7 +107,7 @@ export function AreaPage(ctx: PageContext) {
       <AreaNearby ctx={ctx} view={view} />
 
       {faqs.length > 0 && (
-        <Section id="faq-title" title={t.pages.faqTitle} tone="soft">
+        <Section id="faq-title" title={t.pages.faqTitle}>
           <Accordion id="area-faq" items={faqs} />
         </Section>
       )}
@@ -172,7 +172,7 @@ function AreaLocal({ ctx, view }: { ctx: PageContext; view: AreaView }) {
   const { t } = site;
   const { city, area } = view;
   return (
-    <Section id="local-title" title={fill(t.area.localTitle, { area: area.name })} tone="soft">
+    <Section id="local-title" title={fill(t.area.localTitle, { area: area.name })}>
       <div className="prose">
         {area.description && area.source ? (
           <p>
@@ -215,7 +215,7 @@ function ProvinceSections({
   return (
     <>
       <ProvinceAssistance facts={rules.assistance ?? []} french={site.lang === 'fr'} t={site.t} />
-      <Section id="rules-title" title={fill(site.t.area.rulesTitle, { province })} tone="soft">
+      <Section id="rules-title" title={fill(site.t.area.rulesTitle, { province })}>
         <ProvinceRules
           province={province}
           facts={rules}

@@ -25,6 +25,7 @@ import {
   officesIn,
   ReportingAClaim,
 } from '../components/ClaimsHelp.js';
+import { HowItWorks } from '../components/HowItWorks.js';
 import { Illustration } from '../components/Illustration.js';
 import {
   CatastropheSection,
@@ -36,7 +37,6 @@ import {
 import { LocalHelp, ProvinceAssistanceLink } from '../components/LocalHelp.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
-import { Steps } from '../components/Steps.js';
 import { SiteTrust } from '../components/Trust.js';
 import { Layout } from '../layout/Layout.js';
 import { isQuebec, termsIn } from './quebec.js';
@@ -80,7 +80,10 @@ export function CityLandingPage(ctx: PageContext) {
       {/* The city's page is about the city; the process and the FAQ, the same everywhere, are
           on the site's pages and the city's other landing pages. */}
       {(kind === 'public-adjusters' || kind === 'free-consultation') && (
-        <HowItWorks site={site} terms={terms} />
+        <HowItWorks
+          title={site.t.pages.howItWorks}
+          steps={terms.steps(site.content.process.howItWorks)}
+        />
       )}
 
       {/* What a page titled for choosing an adjuster or reporting a claim promises, it gives
@@ -100,7 +103,7 @@ export function CityLandingPage(ctx: PageContext) {
       )}
 
       {kind !== 'home' && (
-        <Section id="faq-title" title={t.pages.faqTitle} tone={city.national ? 'plain' : 'soft'}>
+        <Section id="faq-title" title={t.pages.faqTitle}>
           <Shared component={Accordion} props={{ id: 'city-faq', items: faqs }} />
         </Section>
       )}
@@ -147,21 +150,6 @@ function LocalAnswers({ city, site }: { city: City; site: Site }) {
         t={site.t}
       />
     </>
-  );
-}
-
-/** How a claim with the firm goes, in steps with their pictures. */
-function HowItWorks({ site, terms }: { site: Site; terms: ReturnType<typeof termsIn> }) {
-  return (
-    <Section id="how-title" title={site.t.pages.howItWorks}>
-      <Shared
-        component={Steps}
-        props={{
-          steps: terms.steps(site.content.process.howItWorks),
-          pictures: true,
-        }}
-      />
-    </Section>
   );
 }
 
@@ -299,7 +287,6 @@ function CityIntro({
             ? t.cityLanding.nationalIntroTitle
             : fill(t.cityLanding.introTitle, { city: city.name })
         }
-        tone="soft"
       >
         <div className="prose">
           <p>
@@ -440,7 +427,7 @@ function CityRules({
 }) {
   const l = t.cityLanding;
   return (
-    <Section id="rules-title" title={fill(l.rulesTitle, { province })} tone="soft">
+    <Section id="rules-title" title={fill(l.rulesTitle, { province })}>
       <p>
         {fillParts(l.rulesText, {
           province,

@@ -10,10 +10,10 @@ import { Accordion } from '../components/Accordion.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
 import { CityHero } from '../components/CityHero.js';
+import { HowItWorks } from '../components/HowItWorks.js';
 import { Illustration, type Scene } from '../components/Illustration.js';
 import { type Preset, Questionnaire } from '../components/Questionnaire.js';
 import { Section } from '../components/Section.js';
-import { Steps } from '../components/Steps.js';
 import { SiteTrust } from '../components/Trust.js';
 import { Layout } from '../layout/Layout.js';
 import { isQuebec, termsIn } from './quebec.js';
@@ -66,15 +66,10 @@ export function ClaimTypePage(ctx: PageContext) {
         />
       </CityHero>
 
-      <Section id="how-title" title={t.pages.howItWorks}>
-        <Shared
-          component={Steps}
-          props={{
-            steps: terms.steps(site.content.process.claimProcess),
-            pictures: true,
-          }}
-        />
-      </Section>
+      <HowItWorks
+        title={t.pages.howItWorks}
+        steps={terms.steps(site.content.process.claimProcess)}
+      />
 
       <Shared component={ClaimTypeSections} props={{ type, t }} />
 
@@ -119,7 +114,7 @@ function ClaimTypeSections({ type, t }: { type: ServiceType; t: Strings }) {
   const { rest } = leadOf(type.description);
   return (
     <>
-      <Section id="features-title" title={t.claimType.featuresTitle} tone="soft">
+      <Section id="features-title" title={t.claimType.featuresTitle}>
         {rest && <p className="section-intro">{rest}</p>}
         <ul className="checklist checklist-grid">
           {type.features.map((f) => (
@@ -149,7 +144,7 @@ function ClaimTypeSections({ type, t }: { type: ServiceType; t: Strings }) {
         </div>
       </section>
 
-      <Section id="faq-title" title={t.pages.faqTitle} tone="soft">
+      <Section id="faq-title" title={t.pages.faqTitle}>
         <Accordion id="type-faq" items={type.faqs} />
       </Section>
     </>

@@ -40,7 +40,7 @@ export function ContactPage(ctx: PageContext) {
         </div>
       </section>
 
-      <Section id="areas-title" title={c.areasTitle} tone="soft">
+      <Section id="areas-title" title={c.areasTitle}>
         <AreaCards city={site.national} links={site.links} />
       </Section>
 

@@ -41,8 +41,8 @@ export function FaqPage(ctx: PageContext) {
           </div>
         </div>
       </section>
-      {groups.map((g, i) => (
-        <Section key={g.id} id={g.id} title={g.title} tone={i % 2 ? 'soft' : 'plain'}>
+      {groups.map((g) => (
+        <Section key={g.id} id={g.id} title={g.title}>
           <Accordion id={`faq-${g.id}`} items={g.items} />
         </Section>
       ))}

@@ -1,18 +1,16 @@
 import type { PageContext } from '../../src/render/context.js';
-import { Shared } from '../../src/render/fragments.js';
 import { business } from '../../src/render/structured-data.js';
 import { cityNames, HOME_CITIES, topCities } from '../../src/site/model.js';
 import { NATIONAL } from '../../src/site/segments.js';
 import { CallToAction } from '../components/CallToAction.js';
 import { CityFinder, CitySearch } from '../components/CityFinder.js';
 import { CityHero } from '../components/CityHero.js';
+import { HowItWorks } from '../components/HowItWorks.js';
 import { Icon, type IconName } from '../components/Icon.js';
 import { Illustration } from '../components/Illustration.js';
 import { PhotoGallery } from '../components/Photo.js';
 import { Questionnaire } from '../components/Questionnaire.js';
 import { SampleLabel } from '../components/SampleLabel.js';
-import { Section } from '../components/Section.js';
-import { Steps } from '../components/Steps.js';
 import { SiteTrust } from '../components/Trust.js';
 import { Layout } from '../layout/Layout.js';
 
@@ -39,12 +37,7 @@ export function HomePage(ctx: PageContext) {
         links={links}
       />
 
-      <Section id="how-title" title={t.pages.howItWorks} tone="soft">
-        <Shared
-          component={Steps}
-          props={{ steps: site.content.process.howItWorks, pictures: true }}
-        />
-      </Section>
+      <HowItWorks title={t.pages.howItWorks} steps={site.content.process.howItWorks} />
 
       {/* The first three of the owner's photos, below the fold: the About pages show them all. */}
       <PhotoGallery

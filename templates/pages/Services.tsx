@@ -1,15 +1,14 @@
 import { fill } from '../../src/i18n/catalogue.js';
 import type { PageContext } from '../../src/render/context.js';
 import { scopeSlug } from '../../src/render/context.js';
-import { Shared } from '../../src/render/fragments.js';
 import { breadcrumbs, businessFor } from '../../src/render/structured-data.js';
 import { regionName } from '../../src/site/model.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { SiteCallToAction } from '../components/CallToAction.js';
+import { HowItWorks } from '../components/HowItWorks.js';
 import { Illustration } from '../components/Illustration.js';
 import { Section } from '../components/Section.js';
 import { ServiceCards } from '../components/ServiceCards.js';
-import { Steps } from '../components/Steps.js';
 import { Layout } from '../layout/Layout.js';
 import { isQuebec, termsIn } from './quebec.js';
 import { cityOf, trail } from './shared.js';
@@ -47,12 +46,7 @@ export function ServicesPage(ctx: PageContext) {
           links={site.links}
         />
       </Section>
-      <Section id="how-title" title={t.pages.howItWorks} tone="soft">
-        <Shared
-          component={Steps}
-          props={{ steps: terms.steps(site.content.process.howItWorks), pictures: true }}
-        />
-      </Section>
+      <HowItWorks title={t.pages.howItWorks} steps={terms.steps(site.content.process.howItWorks)} />
       <SiteCallToAction site={site} scope={scopeSlug(ctx)} place={place} text={terms.cta(place)} />
     </Layout>
   );
