@@ -1,31 +1,13 @@
-import { type HTMLElement, parse } from 'node-html-parser';
 import { describe, expect, it } from 'vitest';
-import { buildPages } from '../src/pages.js';
-import { type Pictures, planPhotos } from '../src/photos/plan.js';
-import { renderPage } from '../src/render/render.js';
-import { shareImages } from '../src/share/share-images.js';
+import { planPhotos } from '../src/photos/plan.js';
 import { loadSite } from '../src/site/load.js';
-import type { Site } from '../src/site/model.js';
-import { TEMPLATES } from '../templates/pages/index.js';
 import { BUNDLED_DATA, dataCopy, dataIssues, editJson, PAGE_ASSETS, textOf } from './helpers.js';
+import { pageRenderer } from './render-pages.js';
 
-const assets = PAGE_ASSETS;
 const text = textOf;
 
-function renderer(site: Site, pictures?: Pictures) {
-  const pages = buildPages(site);
-  const withPhotos = { ...assets, photos: pictures };
-  return (path: string): HTMLElement => {
-    const page = pages.find((p) => p.path === path);
-    if (!page) throw new Error(`no page ${path}`);
-    return parse(
-      renderPage({ site, page, pages, assets: withPhotos, share: shareImages(site) }, TEMPLATES),
-    );
-  };
-}
-
 const bundled = await loadSite(BUNDLED_DATA);
-const render = renderer(bundled);
+const { render } = pageRenderer(bundled);
 
 describe('top-adjusters: choosing an adjuster', () => {
   it("names the province's licensing body, its licence look-up where it has one, and what to ask", () => {
@@ -138,7 +120,7 @@ describe("the firm's own adjusters and offices, from site.json", () => {
       ],
       'test',
     );
-    const r = renderer(await loadSite(data), portrait);
+    const r = pageRenderer(await loadSite(data), { ...PAGE_ASSETS, photos: portrait }).render;
     const toronto = r('/toronto/top-adjusters/').querySelector(
       '[aria-labelledby="adjusters-title"]',
     );

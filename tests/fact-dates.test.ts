@@ -1,23 +1,10 @@
-import { parse } from 'node-html-parser';
 import { describe, expect, it } from 'vitest';
-import { buildPages } from '../src/pages.js';
-import { renderPage } from '../src/render/render.js';
-import { shareImages } from '../src/share/share-images.js';
 import { factsTable, staleFacts } from '../src/site/fact-ages.js';
 import { datedKinds, monthsBefore, olderThan, showsAsOf } from '../src/site/fact-dates.js';
 import { loadSite } from '../src/site/load.js';
-import type { Site } from '../src/site/model.js';
 import { publishingIssues } from '../src/site/sample.js';
-import { TEMPLATES } from '../templates/pages/index.js';
-import {
-  BUNDLED_DATA,
-  dataCopy,
-  dataIssues,
-  editJson,
-  PAGE_ASSETS,
-  runCli,
-  textOf,
-} from './helpers.js';
+import { BUNDLED_DATA, dataCopy, dataIssues, editJson, runCli, textOf } from './helpers.js';
+import { pageRenderer } from './render-pages.js';
 
 type Facts = Record<string, Array<Record<string, unknown>>>;
 type Provinces = {
@@ -25,15 +12,7 @@ type Provinces = {
 };
 
 const site = await loadSite(BUNDLED_DATA);
-
-function render(s: Site, path: string) {
-  const pages = buildPages(s);
-  const page = pages.find((p) => p.path === path);
-  if (!page) throw new Error(`no page ${path}`);
-  return parse(
-    renderPage({ site: s, page, pages, assets: PAGE_ASSETS, share: shareImages(s) }, TEMPLATES),
-  );
-}
+const { render } = pageRenderer(site);
 
 describe('the dates of a fact', () => {
   it('are on every local and assistance fact of the bundled data', () => {
@@ -99,7 +78,7 @@ describe('what a fact tells that can stop being true', () => {
     const toronto = site.facts.local.get('toronto')?.[0];
     expect(toronto && showsAsOf(toronto)).toBe(true);
     // Toronto's page answers the four questions: its facts are told there (CityAnswers).
-    const help = render(site, '/toronto/').querySelector('[aria-labelledby="answers-title"]');
+    const help = render('/toronto/').querySelector('[aria-labelledby="answers-title"]');
     const item = help
       ?.querySelectorAll('li')
       .find((li) => textOf(li).includes(toronto?.text ?? '-'));
@@ -108,7 +87,7 @@ describe('what a fact tells that can stop being true', () => {
     );
     const granby = site.facts.local.get('granby')?.[0];
     expect(granby && showsAsOf(granby)).toBe(true);
-    const fr = render(site, '/fr/granby/').querySelector('[aria-labelledby="local-help-title"]');
+    const fr = render('/fr/granby/').querySelector('[aria-labelledby="local-help-title"]');
     expect(textOf(fr)).toContain(`, en date de ${granby?.asOf.slice(0, 4)})`);
     expect(textOf(fr)).not.toContain('as of');
   });
@@ -116,7 +95,7 @@ describe('what a fact tells that can stop being true', () => {
   it('a past event keeps its source alone', () => {
     const cape = site.facts.local.get('cape-breton')?.[0];
     expect(cape && showsAsOf(cape)).toBe(false);
-    expect(textOf(render(site, '/cape-breton/').querySelector('.fact-list .source'))).toBe(
+    expect(textOf(render('/cape-breton/').querySelector('.fact-list .source'))).toBe(
       '(Source: CBC News)',
     );
   });

@@ -1,23 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'node-html-parser';
 import { describe, expect, it } from 'vitest';
-import { buildPages } from '../src/pages.js';
-import { FragmentCache } from '../src/render/fragments.js';
-import { renderPage } from '../src/render/render.js';
-import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
-import type { Site } from '../src/site/model.js';
-import { TEMPLATES } from '../templates/pages/index.js';
-import {
-  BUNDLED_DATA,
-  dataCopy,
-  dataIssues,
-  editJson,
-  PAGE_ASSETS,
-  ROOT,
-  textOf,
-} from './helpers.js';
+import { BUNDLED_DATA, dataCopy, dataIssues, editJson, ROOT, textOf } from './helpers.js';
+import { pageRenderer } from './render-pages.js';
 
 /** The README's example of the five texts owners change first, as it stands there. */
 async function readmeExample(): Promise<{ strings: Record<string, Record<string, string>> }> {
@@ -25,16 +11,6 @@ async function readmeExample(): Promise<{ strings: Record<string, Record<string,
   const block = /The five owners change first:\s*```json\n([\s\S]*?)```/.exec(readme)?.[1];
   if (!block) throw new Error('README.md has no example of the five texts');
   return JSON.parse(block);
-}
-
-function render(site: Site, at: string) {
-  const pages = buildPages(site);
-  const page = pages.find((p) => p.path === at);
-  if (!page) throw new Error(`no page ${at}`);
-  const share = shareImages(site);
-  return parse(
-    renderPage({ site, page, pages, assets: PAGE_ASSETS, share }, TEMPLATES, new FragmentCache()),
-  );
 }
 
 describe("a site folder's own words, key by key (data/i18n/<lang>.json)", () => {
@@ -53,11 +29,11 @@ describe("a site folder's own words, key by key (data/i18n/<lang>.json)", () => 
     expect(site.t.home.eyebrow).toBe(bundled.t.home.eyebrow);
     expect(site.t.routes.homeHeadline).toBe('Licensed Public Adjusters Across Canada');
     expect(site.t.questionnaire).toEqual(bundled.t.questionnaire);
-    const page = render(site, '/');
+    const page = pageRenderer(site).render('/');
     expect(page.querySelector('h1')?.textContent).toBe(home?.heroTitle);
     expect(textOf(page.querySelector('.footer-tagline'))).toBe(layout?.footerTagline);
     expect(textOf(page.querySelector('.hero'))).toContain(cityHero?.feeStandard);
-    expect(textOf(render(site, '/about/').querySelector('.hero .lead'))).toBe(
+    expect(textOf(pageRenderer(site).render('/about/').querySelector('.hero .lead'))).toBe(
       about?.lead?.replace('{place}', 'Canada'),
     );
     // French keeps claimsite's French.

@@ -1,16 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type HTMLElement, parse } from 'node-html-parser';
+import { parse } from 'node-html-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveNotFound } from '../src/client/not-found.js';
 import { buildPages } from '../src/pages.js';
-import { FragmentCache } from '../src/render/fragments.js';
-import { renderPage } from '../src/render/render.js';
-import { shareImages } from '../src/share/share-images.js';
 import { CANADA_FEE_TERMS } from '../src/site/content-schema.js';
 import { loadSite } from '../src/site/load.js';
-import type { Site } from '../src/site/model.js';
-import { TEMPLATES } from '../templates/pages/index.js';
 import {
   ALBERTA_FIRM,
   type albertaSettings,
@@ -23,11 +18,11 @@ import {
   dataCopy,
   dataIssues,
   editJson,
-  PAGE_ASSETS,
   runCli,
   scanTree,
   textOf,
 } from './helpers.js';
+import { pageRenderer } from './render-pages.js';
 
 const SAMPLE_LABEL = 'Sample: replace before publishing';
 const NATIONWIDE = /across canada|canada-wide|partout au canada/i;
@@ -223,27 +218,11 @@ describe('a firm licensed in Alberta only, published from its own folder with ge
 });
 
 /** A site's pages rendered in process, as a build renders them. */
-function renderer(site: Site) {
-  const pages = buildPages(site);
-  const byPath = new Map(pages.map((p) => [p.path, p]));
-  const fragments = new FragmentCache();
-  const share = shareImages(site);
-  return {
-    pages,
-    render(at: string): HTMLElement {
-      const page = byPath.get(at);
-      if (!page) throw new Error(`no page ${at}`);
-      return parse(
-        renderPage({ site, page, pages, assets: PAGE_ASSETS, share }, TEMPLATES, fragments),
-      );
-    },
-  };
-}
 
 describe('the bundled demo as it ships', () => {
   it('labels every item its data marks as a sample, in English and in French', async () => {
     const site = await loadSite(BUNDLED_DATA);
-    const { render } = renderer(site);
+    const { render } = pageRenderer(site);
     const about = render('/about/');
     // Each testimonial, each sample figure.
     const cards = about.querySelectorAll('.carousel-list .testimonial');
@@ -320,7 +299,7 @@ describe('a service area', () => {
     expect(site.national.name).toBe('Calgary and Edmonton');
     expect(site.national.areas.map((a) => a.slug)).toEqual(['alberta']);
     expect(site.languages.has('fr')).toBe(false);
-    const { pages, render } = renderer(site);
+    const { pages, render } = pageRenderer(site);
     expect(pages.some((p) => p.path === '/red-deer/')).toBe(false);
     const home = render('/');
     expect(textOf(home.querySelector('#cities-title'))).toBe(
@@ -340,7 +319,7 @@ describe('a service area', () => {
   it('in Québec and New Brunswick keeps their French pages, which speak of them in French', async () => {
     const { data } = await withSettings({ serviceArea: { provinces: ['QC', 'NB'] } });
     const site = await loadSite(data);
-    const { pages, render } = renderer(site);
+    const { pages, render } = pageRenderer(site);
     expect(pages.some((p) => p.path === '/toronto/')).toBe(false);
     expect(pages.some((p) => p.path === '/fr/montreal/')).toBe(true);
     expect(pages.some((p) => p.path === '/fr/moncton/')).toBe(true);
@@ -359,7 +338,7 @@ describe('a service area', () => {
       'Licensed public adjusters across New Brunswick and Quebec',
     );
     const quebec = await withSettings({ serviceArea: { provinces: ['QC'] } });
-    const alone = renderer(await loadSite(quebec.data));
+    const alone = pageRenderer(await loadSite(quebec.data));
     expect(alone.render('/fr/canada/dommages-incendie/').querySelector('h1')?.textContent).toMatch(
       /au Québec$/,
     );

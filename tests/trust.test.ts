@@ -1,31 +1,16 @@
-import { type HTMLElement, parse } from 'node-html-parser';
 import { describe, expect, it } from 'vitest';
-import { buildPages } from '../src/pages.js';
-import { renderPage } from '../src/render/render.js';
-import { shareImages } from '../src/share/share-images.js';
 import { loadSite } from '../src/site/load.js';
-import type { Site } from '../src/site/model.js';
-import { TEMPLATES } from '../templates/pages/index.js';
-import { BUNDLED_DATA, dataCopy, dataIssues, editJson, PAGE_ASSETS, textOf } from './helpers.js';
+import { BUNDLED_DATA, dataCopy, dataIssues, editJson, textOf } from './helpers.js';
+import { pageRenderer } from './render-pages.js';
 
 // Trust shown beside the form, from site.json only (issue 38, point 3).
-const assets = PAGE_ASSETS;
 const text = textOf;
-
-function renderer(site: Site) {
-  const pages = buildPages(site);
-  return (path: string): HTMLElement => {
-    const page = pages.find((p) => p.path === path);
-    if (!page) throw new Error(`no page ${path}`);
-    return parse(renderPage({ site, page, pages, assets, share: shareImages(site) }, TEMPLATES));
-  };
-}
 
 const FORM_PAGES = ['/', '/toronto/', '/toronto/fire-damage-claims/', '/toronto/the-annex/'];
 
 describe('trust beside the form', () => {
   it('shows nothing the owner has not given: the bundled site states no credential', async () => {
-    const render = renderer(await loadSite(BUNDLED_DATA));
+    const render = pageRenderer(await loadSite(BUNDLED_DATA)).render;
     for (const path of FORM_PAGES) expect(render(path).querySelector('.trust'), path).toBeNull();
   });
 
@@ -62,7 +47,7 @@ describe('trust beside the form', () => {
     });
     expect(await dataIssues(data)).toEqual([]);
     const site = await loadSite(data);
-    const render = renderer(site);
+    const { render } = pageRenderer(site);
     for (const path of FORM_PAGES) {
       const trust = render(path).querySelector('.hero .trust');
       expect(trust, path).not.toBeNull();
