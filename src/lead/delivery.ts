@@ -9,6 +9,7 @@ import {
   firstWait,
   type LeadStore,
   laterSteps,
+  StoreHarmedError,
   type WaitingLead,
 } from './store.js';
 import { storeConditionOf } from './store-failure.js';
@@ -49,6 +50,9 @@ const FIRST_ATTEMPT_MS = 15_000;
 
 /** The store holds as many waiting leads as it may: new ones are refused until some go. */
 class StoreFullError extends Error {}
+
+/** How long a failed write waits before its one more try. */
+const RETRY_WRITE_MS = 100;
 
 /**
  * Accepts a submitted lead and delivers it by `deadline`. The lead is kept in the store before
@@ -105,11 +109,21 @@ function afterAcceptance(d: Deliverer, id: string, err: unknown) {
   });
 }
 
-/** Keeps a new lead: one transaction, durable when it returns. */
+/**
+ * Keeps a new lead: one transaction, durable when it returns. A write that fails is tried once
+ * more before the visitor is refused: two servers writing one SQLite file at once refused one
+ * lead in sixteen now and then, and the write is idempotent (a submission kept by the first try
+ * is found by the second). A harmed store is not tried again: it refuses until an operator acts.
+ */
 async function accept(d: Deliverer, entry: WaitingLead): Promise<AddResult> {
   let result: AddResult;
   try {
-    result = await d.store.add(entry, { maxWaiting: d.maxWaiting });
+    result = await d.store.add(entry, { maxWaiting: d.maxWaiting }).catch(async (err: unknown) => {
+      if (err instanceof StoreHarmedError) throw err;
+      d.log('lead write tried again', { error: (err as Error).message });
+      await new Promise((r) => setTimeout(r, RETRY_WRITE_MS));
+      return d.store.add(entry, { maxWaiting: d.maxWaiting });
+    });
   } catch (err) {
     d.health.failed(err);
     throw err;
